@@ -1,0 +1,126 @@
+# The kernel, its ISO, the host unit tests, and the test and run entry points.
+#
+#   make            kernel.elf and the GRUB rescue ISO (build/kernel.iso)
+#   make run        build, make the demo disks, boot QEMU with the shell on this terminal
+#   make test       host unit tests (ASan+UBSan), then the QEMU scenarios
+#   make fuzz       each fuzz target for a bounded time
+#   make bench      the side-by-side benchmark against Linux (shared/peer)
+#   make deps       install the Debian packages all of this needs
+#
+# Sources are found by directory: a new .c file in a kernel directory is
+# part of the kernel, a new tests/unit/*.mk fragment adds a host test.
+
+CROSS		?= i686-linux-gnu-
+CC		:= $(CROSS)gcc
+OBJCOPY		:= $(CROSS)objcopy
+NM		:= $(CROSS)nm
+HOSTCC		?= cc
+BUILD		:= build
+Q		:= $(if $(V),,@)
+
+KDIRS		:= boot kernel kernel/mm lib block block/partitions \
+		   drivers/pci drivers/ata drivers/ide drivers/ahci drivers/block \
+		   fs fs/ext2
+KSRCS		:= $(foreach d,$(KDIRS),$(wildcard $(d)/*.c $(d)/*.S))
+KOBJS		:= $(patsubst %,$(BUILD)/k/%.o,$(basename $(KSRCS)))
+
+KCFLAGS		:= -std=gnu11 -ffreestanding -fno-pie -fno-pic -m32 -march=i686 \
+		   -mgeneral-regs-only -O2 -g -Wall -Wextra -Werror \
+		   -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes \
+		   -fno-omit-frame-pointer -fno-stack-protector -fno-strict-aliasing \
+		   -fno-common -fno-asynchronous-unwind-tables -I. -MMD -MP \
+		   $(KDEFS)
+KLDFLAGS	:= -nostdlib -static -no-pie -m32 -Wl,-T,linker.ld -Wl,--build-id=none \
+		   -Wl,-z,noexecstack -Wl,-z,max-page-size=4096
+
+HCFLAGS		:= -std=gnu11 -g -O1 -I. -DHOST_TEST -Wall -Wextra -Werror \
+		   -Wno-unused-parameter -fno-omit-frame-pointer \
+		   -fsanitize=address,undefined -fno-sanitize-recover=all
+
+.PHONY: all kernel iso unit test run fuzz bench deps clean check-tools
+all: kernel iso
+
+kernel: $(BUILD)/kernel.elf
+
+# Two links: the first finds where the functions land, the second adds
+# their names (for backtraces) in a section placed after all code and
+# read-only data, so no function moves between the two.
+$(BUILD)/kernel.elf: $(KOBJS) linker.ld tools/ksyms.sh $(BUILD)/k/ksyms0.o
+	$(Q)$(CC) $(KLDFLAGS) -o $@.pass1 $(KOBJS) $(BUILD)/k/ksyms0.o -lgcc
+	$(Q)tools/ksyms.sh $(NM) $@.pass1 > $(BUILD)/k/ksyms.S
+	$(Q)$(CC) $(KCFLAGS) -c -o $(BUILD)/k/ksyms.o $(BUILD)/k/ksyms.S
+	$(Q)$(CC) $(KLDFLAGS) -o $@ $(KOBJS) $(BUILD)/k/ksyms.o -lgcc
+	$(Q)tools/ksyms.sh $(NM) $@ | cmp -s - $(BUILD)/k/ksyms.S || \
+		{ echo "ksyms: symbols moved between links" >&2; exit 1; }
+	@echo "  LD      $@"
+
+$(BUILD)/k/ksyms0.o: tools/ksyms.sh
+	@mkdir -p $(dir $@)
+	$(Q)tools/ksyms.sh --empty > $(BUILD)/k/ksyms0.S
+	$(Q)$(CC) $(KCFLAGS) -c -o $@ $(BUILD)/k/ksyms0.S
+
+$(BUILD)/k/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KCFLAGS) -c -o $@ $<
+
+$(BUILD)/k/%.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c -o $@ $<
+
+iso: $(BUILD)/kernel.iso
+
+$(BUILD)/kernel.iso: $(BUILD)/kernel.elf boot/grub.cfg
+	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
+	$(Q)cp $(BUILD)/kernel.elf $(BUILD)/iso/boot/kernel.elf
+	$(Q)cp boot/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
+	$(Q)grub-mkrescue -o $@ $(BUILD)/iso >$(BUILD)/grub-mkrescue.log 2>&1 || \
+		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+	@echo "  ISO     $@"
+
+# Host unit tests: every tests/unit/NAME.mk adds NAME to UNIT_TESTS and sets
+# NAME_SRCS (and optionally NAME_CFLAGS).  The shims in tests/unit/host/
+# stand in for the kernel services portable code calls.
+UNIT_TESTS	:=
+include $(wildcard tests/unit/*.mk)
+HOST_SHIMS	:= $(wildcard tests/unit/host/*.c)
+ALL_HEADERS	:= $(shell find . -name '*.h' -not -path './build/*')
+UNIT_BINS	:= $(patsubst %,$(BUILD)/unit/%,$(UNIT_TESTS))
+
+unit: $(UNIT_BINS)
+
+define unit_rule
+$(BUILD)/unit/$(1): $$($(1)_SRCS) $(HOST_SHIMS) $(ALL_HEADERS)
+	@mkdir -p $$(dir $$@)
+	@echo "  HOSTCC  $$@"
+	$(Q)$(HOSTCC) $(HCFLAGS) $$($(1)_CFLAGS) -o $$@ $$($(1)_SRCS) $(HOST_SHIMS)
+endef
+$(foreach t,$(UNIT_TESTS),$(eval $(call unit_rule,$(t))))
+
+# Install what is missing, once, before building.
+check-tools:
+	@tools/deps.sh --check || tools/deps.sh
+
+test: check-tools
+	$(Q)$(MAKE) --no-print-directory all unit
+	$(Q)tests/run $(TESTS)
+
+run: check-tools
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tools/run-demo $(if $(ISO),--iso) $(if $(MACHINE),--machine $(MACHINE))
+
+fuzz: check-tools
+	$(Q)tests/fuzz/run $(FUZZ_SECS)
+
+bench: check-tools
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tools/bench $(BENCH_ARGS)
+
+deps:
+	$(Q)tools/deps.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(KOBJS:.o=.d)

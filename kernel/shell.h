@@ -1,0 +1,33 @@
+/*
+ * Shell commands by registration.  A command is a function of argc/argv
+ * that returns 0 on success.  On failure it returns a negative errno: the
+ * shell prints the usage for -EINVAL and "NAME: error text" for the rest,
+ * unless the command printed its own message and returns -ECANCELED
+ * ("already reported").  Output formats are stable; tests read them.
+ */
+#ifndef KERNEL_SHELL_H
+#define KERNEL_SHELL_H
+
+#include "kernel/compiler.h"
+
+struct shell_cmd {
+	const char	*sc_name;
+	int		(*sc_fn)(int argc, char **argv);
+	const char	*sc_usage;	/* "lsblk [DEV]" */
+	const char	*sc_help;	/* one line: what it does */
+};
+
+#define SHELL_COMMAND(name, fn, usage, help) \
+	static const struct shell_cmd __shell_cmd_##fn __used \
+	__section(".shellcmds") = { name, fn, usage, help }
+
+/* Run one command line (may hold several commands separated by ';'). */
+int shell_exec(const char *line);
+
+/*
+ * True once the user pressed Ctrl-C since the last call; long-running
+ * commands poll it between I/Os and stop cleanly.
+ */
+bool shell_interrupted(void);
+
+#endif

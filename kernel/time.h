@@ -1,0 +1,47 @@
+/*
+ * Time.  A periodic tick at HZ counts jiffies; the TSC, calibrated against
+ * the PIT at boot, gives nanoseconds.  Timers (kernel/timer.h) run from the
+ * tick.  The RTC gives the wall clock.
+ */
+#ifndef KERNEL_TIME_H
+#define KERNEL_TIME_H
+
+#include "kernel/compiler.h"
+
+#define HZ		1000	/* ticks per second */
+#define NSEC_PER_SEC	1000000000ULL
+#define NSEC_PER_MSEC	1000000ULL
+#define NSEC_PER_USEC	1000ULL
+
+/* Ticks since boot; 64-bit, read atomically. */
+u64 get_jiffies_64(void);
+static inline u64 msecs_to_jiffies(u64 ms) { return ms * HZ / 1000; }
+static inline u64 jiffies_to_msecs(u64 j) { return j * 1000 / HZ; }
+
+/* Monotonic nanoseconds since boot (TSC-based; falls back to the tick). */
+u64 ktime_ns(void);
+static inline u64 ktime_us(void) { return ktime_ns() / NSEC_PER_USEC; }
+static inline u64 ktime_ms(void) { return ktime_ns() / NSEC_PER_MSEC; }
+
+/* Busy-wait.  Accurate to the TSC; fine in interrupt context. */
+void udelay(u32 us);
+void mdelay(u32 ms);
+
+/* TSC ticks per microsecond as calibrated, 0 if unknown. */
+u32 tsc_khz(void);
+
+struct rtc_time {
+	u16 year;	/* e.g. 2026 */
+	u8 mon;		/* 1..12 */
+	u8 mday;	/* 1..31 */
+	u8 hour, min, sec;
+};
+
+/* Read the CMOS clock.  Returns 0 or -EIO when it never settles. */
+int rtc_read(struct rtc_time *t);
+/* Seconds since 1970 (UTC, as the CMOS clock keeps it on PCs under Linux). */
+u64 rtc_time_to_unix(const struct rtc_time *t);
+/* The wall clock now: boot-time RTC plus monotonic time since. */
+u64 wallclock_unix(void);
+
+#endif

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Install, or with --check only look for, the Debian packages the build,
+# the tests and `make run` need.  As root it runs apt-get; otherwise it
+# prints the one command to run.
+PKGS="gcc-i686-linux-gnu binutils-i686-linux-gnu gcc libc6-dev make qemu-system-x86 \
+grub-pc-bin grub-common xorriso mtools e2fsprogs fdisk gdisk python3 clang \
+gnuplot-nox"
+TOOLS="i686-linux-gnu-gcc qemu-system-x86_64 grub-mkrescue xorriso mformat \
+mke2fs e2fsck debugfs sfdisk sgdisk python3 clang gnuplot cc"
+
+missing=""
+for t in $TOOLS; do
+	command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
+done
+[ -d /usr/lib/grub/i386-pc ] || missing="$missing grub-pc-bin"
+if [ "$1" = "--check" ]; then
+	[ -z "$missing" ] && exit 0
+	echo "deps: missing:$missing" >&2
+	exit 1
+fi
+[ -z "$missing" ] && { echo "deps: everything is installed"; exit 0; }
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: run as root:  apt-get update && apt-get install -y $PKGS" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq && apt-get install -y -qq --no-install-recommends $PKGS >/dev/null || {
+	echo "deps: apt-get install failed" >&2
+	exit 1
+}
+echo "deps: installed"
