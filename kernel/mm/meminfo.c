@@ -46,7 +46,8 @@ static int cmd_meminfo(int argc, char **argv)
 		       (unsigned long long)zn->z_reserve,
 		       (unsigned long long)zn->z_start_pfn, (unsigned long long)zn->z_end_pfn);
 	}
-	printk("Free blocks by order:\nZone    ");
+	printk("Free blocks by order:\n");
+	printk("Zone    ");
 	for (o = 0; o < MAX_ORDER; o++)
 		printk(KERN_CONT " %6u", o);
 	printk(KERN_CONT "\n");

@@ -73,7 +73,7 @@ static DEFINE_SPINLOCK(slab_caches_lock);
 static struct kmem_cache cache_cache;
 static struct kmem_cache slab_hdr_cache;
 static struct kmem_cache kmalloc_caches[KMALLOC_NR_CLASSES];
-static u64 large_pages;	/* [a] frames held by PG_large blocks */
+static unsigned long large_pages;	/* [a] frames held by PG_large blocks */
 
 /* Lay out slabs for c: stride, order and objects per slab. */
 static void cache_layout(struct kmem_cache *c)
@@ -393,7 +393,7 @@ static void *kmalloc_large(size_t size, gfp_t gfp)
 		return NULL;
 	page->flags |= PG_large;
 	page->private = order;
-	__atomic_add_fetch(&large_pages, 1ULL << order, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&large_pages, 1UL << order, __ATOMIC_RELAXED);
 	return page_address(page);
 }
 
@@ -436,7 +436,7 @@ void kfree(const void *p)
 			panic("kfree: %p is inside a large block, not its start", p);
 		page->flags &= ~PG_large;
 		page->private = 0;
-		__atomic_sub_fetch(&large_pages, 1ULL << order, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&large_pages, 1UL << order, __ATOMIC_RELAXED);
 		__free_pages(page, order);
 		return;
 	}
