@@ -166,7 +166,7 @@ static int test_coalesce(void)
 		__free_pages(blk[j].p, blk[j].order);
 		blk[j] = blk[i];
 	}
-	if (n < N / 8)
+	if (n < 16)
 		return st_fail("only %u of %u blocks allocated", n, N);
 	for (z = 0; z < MAX_NR_ZONES; z++) {
 		zone_free_counts(&mm_node, z, after);
