@@ -40,6 +40,8 @@ int part_scan(struct parsed_partitions *pp)
 	int ret;
 
 	KASSERT(pp->pp_block_size == 512 || pp->pp_block_size == 4096);
+	/* so that no block number times 8 can wrap (check.h) */
+	KASSERT(pp->pp_nr_blocks <= PART_MAX_BLOCKS);
 	part_reset(pp);
 	pp->pp_warnings = 0;
 	for (i = 0; i < ARRAY_SIZE(part_formats); i++) {

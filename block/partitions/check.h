@@ -62,11 +62,13 @@ struct part_entry {
  */
 typedef int (*part_read_fn)(void *ctx, u64 lba, void *buf);
 
+#define PART_MAX_BLOCKS		(1ULL << 48)	/* capacity cap: 1 EiB of 4K blocks */
+
 struct parsed_partitions {
 	/* in: set by the caller */
 	const char	*pp_name;	/* disk name for messages ("sda") */
 	u32		pp_block_size;	/* logical block size: 512 or 4096 */
-	u64		pp_nr_blocks;	/* capacity in logical blocks */
+	u64		pp_nr_blocks;	/* capacity in logical blocks, <= PART_MAX_BLOCKS */
 	part_read_fn	pp_read;
 	void		*pp_ctx;	/* pp_read's first argument */
 	u8		*pp_buf;	/* scratch, pp_block_size bytes */
