@@ -55,6 +55,12 @@ static struct block_device *blk_arg_dev(const char *cmd, const char *spec)
 	return bdev;
 }
 
+static void lsblk_header(void)
+{
+	printk("%-10s %9s %7s %12s %2s %-4s %s\n", "NAME", "MAJ:MIN", "SIZE", "SECTORS", "RO",
+	       "TYPE", "MODEL/NAME");
+}
+
 static void lsblk_line(struct block_device *b)
 {
 	char size[16], mm[16];
@@ -64,9 +70,9 @@ static void lsblk_line(struct block_device *b)
 	blk_human_size(n << SECTOR_SHIFT, size, sizeof(size));
 	snprintf(mm, sizeof(mm), "%u:%u", MAJOR(b->bd_dev), MINOR(b->bd_dev));
 	what = b->bd_partno ? b->bd_part.pe_name : b->bd_disk->gd_model;
-	printk("%-10s %9s %7s %12llu %2d %-4s %s\n", b->bd_name, mm, size,
+	printk("%-10s %9s %7s %12llu %2d %s%s%s\n", b->bd_name, mm, size,
 	       (unsigned long long)n, bdev_read_only(b) ? 1 : 0,
-	       b->bd_partno ? "part" : "disk", what);
+	       b->bd_partno ? "part" : "disk", what[0] ? " " : "", what);
 }
 
 static int cmd_lsblk(int argc, char **argv)
@@ -75,16 +81,16 @@ static int cmd_lsblk(int argc, char **argv)
 
 	if (argc > 2)
 		return -EINVAL;
-	printk("%-10s %9s %7s %12s %2s %-4s %s\n", "NAME", "MAJ:MIN", "SIZE", "SECTORS", "RO",
-	       "TYPE", "MODEL/NAME");
 	if (argc == 2) {
 		b = blk_arg_dev("lsblk", argv[1]);
 		if (!b)
 			return -ECANCELED;
+		lsblk_header();
 		lsblk_line(b);
 		bdev_put(b);
 		return 0;
 	}
+	lsblk_header();
 	for (b = bdev_next(NULL); b; b = bdev_next(b))
 		lsblk_line(b);
 	return 0;
