@@ -133,9 +133,9 @@ void tdev_destroy(struct tdev *td)
 
 u32 tdev_complete(struct tdev *td)
 {
-	u32 n = 0;
+	u32 n = 0, want = td->td_nheld;
 
-	while (td->td_nheld) {
+	while (td->td_nheld && n < want) {
 		struct request *rq = td->td_held[0];
 
 		memmove(td->td_held, td->td_held + 1, --td->td_nheld * sizeof(td->td_held[0]));
@@ -195,26 +195,28 @@ static u32 pat(sector_t lba, u32 gen, u32 i)
 	return (u32)lba * 2654435761u ^ gen ^ (i * 0x01000193u) ^ (u32)(lba >> 32);
 }
 
+static u8 pat_byte(sector_t lba, u32 gen, u32 byte_in_sector)
+{
+	return (u8)(pat(lba, gen, byte_in_sector / 4) >> (8 * (byte_in_sector % 4)));
+}
+
+/* Byte by byte, so that vectors of any length and offset work. */
 static void walk(struct bio *bio, sector_t lba, u32 gen, bool check, bool *ok)
 {
-	u32 byte = 0, i;
+	u64 byte = 0;
+	u32 i, k;
 
 	for (i = 0; i < bio->bi_vcnt; i++) {
 		struct bio_vec *v = &bio->bi_io_vec[i];
 		u8 *p = (u8 *)host_page_buf(v->bv_page) + v->bv_offset;
-		u32 k;
 
-		for (k = 0; k < v->bv_len; k += 4, byte += 4) {
-			sector_t s = lba + byte / SECTOR_SIZE;
-			u32 w = pat(s, gen, (byte % SECTOR_SIZE) / 4), got;
+		for (k = 0; k < v->bv_len; k++, byte++) {
+			u8 w = pat_byte(lba + byte / SECTOR_SIZE, gen, byte % SECTOR_SIZE);
 
-			if (check) {
-				memcpy(&got, p + k, 4);
-				if (got != w)
-					*ok = false;
-			} else {
-				memcpy(p + k, &w, 4);
-			}
+			if (!check)
+				p[k] = w;
+			else if (p[k] != w)
+				*ok = false;
 		}
 	}
 }

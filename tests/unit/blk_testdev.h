@@ -46,7 +46,8 @@ struct tdev {
 /* A request_fn device of nr_sectors on elevator elv (NULL: default). */
 struct tdev *tdev_create(sector_t nr_sectors, const char *elv);
 void tdev_destroy(struct tdev *td);
-/* End every held request (as an interrupt would); returns how many. */
+/* End the requests held now (as an interrupt would; not those they
+ * cause to be issued); returns how many. */
 u32 tdev_complete(struct tdev *td);
 /* Make cpu_idle_once() complete td's held requests. */
 void tdev_set_idle(struct tdev *td);
