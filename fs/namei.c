@@ -48,7 +48,7 @@ static int walk_dotdot(struct nameidata *nd)
 
 /*
  * Replace the symlink component with the link's target: the new path is
- * target + "/" + @rest.  The walk restarts at "/" for an absolute target.
+ * target + "/" + @rest (just target when @rest is empty).  The walk restarts at "/" for an absolute target.
  */
 static int walk_splice(struct nameidata *nd, struct vnode *link, const char *rest)
 {
@@ -66,9 +66,12 @@ static int walk_splice(struct nameidata *nd, struct vnode *link, const char *res
 		return -ENOENT;
 	if ((size_t)n + 1 + rlen + 1 > VFS_PATH_MAX)
 		return -ENAMETOOLONG;
-	nd->nd_tmp[n] = '/';
-	memcpy(nd->nd_tmp + n + 1, rest, rlen + 1);
-	memcpy(nd->nd_path, nd->nd_tmp, (size_t)n + 1 + rlen + 1);
+	if (rlen) {
+		nd->nd_tmp[n++] = '/';
+		memcpy(nd->nd_tmp + n, rest, rlen);
+	}
+	nd->nd_tmp[n + rlen] = '\0';
+	memcpy(nd->nd_path, nd->nd_tmp, (size_t)n + rlen + 1);
 	if (nd->nd_path[0] == '/') {
 		vnode_put(nd->nd_cur);
 		nd->nd_cur = &vfs_rootv;
