@@ -310,6 +310,25 @@ static int ext2_rename(struct vnode *odv, const char *oname, size_t olen,
 		err = ext2_iget(fs, dino, &dst);
 		if (err)
 			goto put_src;
+	}
+	/* Ancestry first, as Linux checks it before the types (lock_rename). */
+	if (odir != ndir) {
+		if (isdir) {
+			err = ext2_is_ancestor(fs, src->ei_ino, ndir->ei_ino);
+			if (err > 0)
+				err = -EINVAL;	/* into its own subtree */
+			if (err)
+				goto put_dst;
+		}
+		if (dst && ext2_isdir(dst)) {
+			err = ext2_is_ancestor(fs, dst->ei_ino, odir->ei_ino);
+			if (err > 0)
+				err = -ENOTEMPTY;	/* over a directory above the source */
+			if (err)
+				goto put_dst;
+		}
+	}
+	if (dst) {
 		if (isdir && !ext2_isdir(dst)) {
 			err = -ENOTDIR;
 			goto put_dst;
@@ -323,17 +342,9 @@ static int ext2_rename(struct vnode *odv, const char *oname, size_t olen,
 			if (err)
 				goto put_dst;
 		}
-	}
-	if (isdir && odir != ndir) {
-		err = ext2_is_ancestor(fs, src->ei_ino, ndir->ei_ino);
-		if (err > 0)
-			err = -EINVAL;	/* into its own subtree */
-		if (err)
-			goto put_dst;
-		if (!dst && ext2_nlink(ndir) >= EXT2_LINK_MAX) {
-			err = -EMLINK;
-			goto put_dst;
-		}
+	} else if (isdir && odir != ndir && ext2_nlink(ndir) >= EXT2_LINK_MAX) {
+		err = -EMLINK;
+		goto put_dst;
 	}
 
 	/* The new name first, so the file always has one. */
