@@ -46,6 +46,16 @@ typedef u64 pte_t;
 #define PAGE_2M		(2UL << 20)
 #define PTRS_PER_TABLE	512
 
+_Static_assert(sizeof(pte_t) == 8, "PAE entries are 64 bits");
+_Static_assert(PTRS_PER_TABLE * sizeof(pte_t) == PAGE_SIZE, "a table fills a page");
+_Static_assert(LAST_PKMAP <= PTRS_PER_TABLE && KM_SLOTS <= PTRS_PER_TABLE,
+	       "pkmap and fixmap have one page table each");
+_Static_assert(VMALLOC_START % PAGE_2M == 0 && PKMAP_BASE % PAGE_2M == 0 &&
+	       FIXMAP_BASE % PAGE_2M == 0, "areas start on a page-directory entry");
+_Static_assert(VMALLOC_START >= PAGE_OFFSET + (896UL << 20) + (8UL << 20) &&
+	       VMALLOC_END <= PKMAP_BASE && PKMAP_BASE + LAST_PKMAP * PAGE_SIZE <= FIXMAP_BASE,
+	       "the areas do not overlap the linear map or each other");
+
 /* pgtable.c */
 extern u64 mm_lowmem_end;	/* [I] bytes of physical memory linearly mapped */
 extern pte_t pte_nx;		/* [I] PTE_NX if the CPU has NX, else 0 */
