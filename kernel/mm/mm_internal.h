@@ -39,6 +39,7 @@ typedef u64 pte_t;
 #define PTE_D		(1ULL << 6)
 #define PTE_PS		(1ULL << 7)	/* in a PDE: 2 MiB page */
 #define PTE_G		(1ULL << 8)
+#define PTE_VMALLOC	(1ULL << 9)	/* software (AVL) bit: a vmalloc frame */
 #define PTE_NX		(1ULL << 63)	/* execute disable, only with EFER.NXE */
 #define PTE_ADDR_MASK	0x0000000FFFFFF000ULL	/* bits 12..35: the 64 GiB we support */
 #define PDE_2M_ADDR_MASK 0x0000000FFFE00000ULL
