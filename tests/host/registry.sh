@@ -76,8 +76,9 @@ if ! "$tool" -w sda2 "$img/gpt3t.raw" >"$img/gpt3t.write" 2>&1; then
 	exit 0
 fi
 s=$(sed -n 's/^wrote //p' "$img/gpt3t.write")
-want=$(sed -n 's/^[^ ]*[^0-9]2 : start= *\([0-9]*\), size= *\([0-9]*\),.*/\1 \2/p' "$img/gpt3t.dump" |
-	awk '{ print $1 + $2 - 1 }')
+read -r start size < <(sed -n 's/^[^ ]*[^0-9]2 : start= *\([0-9]*\), size= *\([0-9]*\),.*/\1 \2/p' \
+	"$img/gpt3t.dump")
+want=$((start + size - 1))
 got=$(dd if="$img/gpt3t.raw" bs=512 skip="$s" count=1 status=none | tr -d '\0')
 if [ "$s" = "$want" ] && [ "$s" -gt 4294967295 ] && [ "$got" = "blktool $s" ]; then
 	echo "ok - registry/write_beyond_2t"
