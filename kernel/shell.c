@@ -58,9 +58,10 @@ static int split_words(char *s, char **argv)
 			return -E2BIG;
 		argv[argc++] = out = s;
 		while (*s && *s != ' ' && *s != '\t') {
-			if (*s == '"') {
-				s++;
-				while (*s && *s != '"')
+			if (*s == '"' || *s == '\'') {
+				char q = *s++;
+
+				while (*s && *s != q)
 					*out++ = *s++;
 				if (*s)
 					s++;
@@ -105,7 +106,7 @@ int shell_exec(const char *line)
 {
 	char buf[SHELL_LINE_MAX * 4];
 	char *p = buf, *start = buf;
-	bool quoted = false;
+	char quote = 0;
 	int r, status = 0;
 
 	if (str_copy(buf, line, sizeof(buf)) >= sizeof(buf)) {
@@ -113,9 +114,13 @@ int shell_exec(const char *line)
 		return -E2BIG;
 	}
 	for (;; p++) {
-		if (*p == '"')
-			quoted = !quoted;
-		if ((*p == ';' && !quoted) || !*p) {
+		if (*p == '"' || *p == '\'') {
+			if (!quote)
+				quote = *p;
+			else if (quote == *p)
+				quote = 0;
+		}
+		if ((*p == ';' && !quote) || !*p) {
 			bool last = !*p;
 
 			*p = '\0';

@@ -1,12 +1,13 @@
 /*
  * The tick and the clocks.
  *
- * PIT channel 0 (Intel 8254 data sheet) runs in mode 2 at HZ and its IRQ 0
- * advances jiffies and runs due timers.  The TSC is calibrated once
- * against PIT channel 2, gated through port 0x61, over CALIBRATE_MS; from
- * then on ktime_ns() is (tsc - tsc_at_boot) scaled by a fixed-point
- * multiplier, so it costs a multiply, not a division.  Without a usable
- * TSC, time falls back to jiffies.
+ * One time base: the TSC, calibrated once against PIT channel 2 (gated
+ * through port 0x61) over CALIBRATE_MS.  ktime_ns() is (tsc - tsc_at_boot)
+ * scaled by a fixed-point multiplier, a multiply rather than a division,
+ * and jiffies are derived from it, so the two never drift apart even when
+ * an emulator delivers ticks late or in bursts.  PIT channel 0 (Intel 8254
+ * data sheet) runs in mode 2 at HZ; its IRQ 0 is only the occasion to run
+ * due timers.  Without a usable TSC, time is the count of ticks.
  */
 #include "kernel/time.h"
 #include "kernel/cpu.h"
@@ -37,20 +38,27 @@
 
 void timer_tick(void);
 
-static volatile u64 jiffies_64;
+static volatile u64 ticks;		/* IRQ 0 count: the fallback clock */
 static u64 tsc_boot;
 static u32 tsc_rate_khz;
 static u64 tsc_mult;			/* ns per TSC tick << TSC_SHIFT */
 
-u64 get_jiffies_64(void)
+static u64 get_ticks(void)
 {
 	unsigned long flags;
-	u64 j;
+	u64 t;
 
 	local_irq_save(flags);
-	j = jiffies_64;
+	t = ticks;
 	local_irq_restore(flags);
-	return j;
+	return t;
+}
+
+u64 get_jiffies_64(void)
+{
+	if (!tsc_mult)
+		return get_ticks();
+	return ktime_ns() / (NSEC_PER_SEC / HZ);
 }
 
 u32 tsc_khz(void)
@@ -63,7 +71,7 @@ u64 ktime_ns(void)
 	u64 d, hi, lo;
 
 	if (!tsc_mult)
-		return get_jiffies_64() * (NSEC_PER_SEC / HZ);
+		return get_ticks() * (NSEC_PER_SEC / HZ);
 	d = rdtsc() - tsc_boot;
 	/* (d * mult) >> SHIFT without overflowing 64 bits: split d in halves. */
 	hi = (d >> 32) * tsc_mult;
@@ -92,7 +100,7 @@ void mdelay(u32 ms)
 
 static irqreturn_t pit_interrupt(unsigned irq, void *data)
 {
-	jiffies_64++;
+	ticks++;
 	timer_tick();
 	return IRQ_HANDLED;
 }
