@@ -107,7 +107,13 @@ static int cmd_elevator(int argc, char **argv)
 {
 	const struct elevator_type *t;
 	struct request_queue *q;
-XX, argv[1]);
+	int i, err;
+	u64 val;
+	u32 v;
+
+	if (argc < 2)
+		return -EINVAL;
+	q = find_or_complain("elevator", argv[1]);
 	if (!q)
 		return -ECANCELED;
 	if (!q->q_elevator) {
