@@ -12,7 +12,7 @@ printf 'label: dos\nlabel-id: 0x12345678\nstart=2048, size=4096, type=83\nstart=
 printf 'HELLO-FROM-PARTITION-ONE' | dd of="$img" bs=512 seek=2048 conv=notrunc status=none
 
 boot blockdev --timeout 60 --module "$img" --cmdline \
-	'writable=ram0 run="lsblk; hexdump ram1 0x1fe 2; hexdump ram1p1 0 24; dd if=ram1p1 of=ram0 bs=1K count=4; hexdump ram0 0 24; dd if=ram0 of=ram1 count=1"'
+	'ram.count=1 writable=ram0 run="lsblk; hexdump ram1 0x1fe 2; hexdump ram1p1 0 24; dd if=ram1p1 of=ram0 bs=1K count=4; hexdump ram0 0 24; dd if=ram0 of=ram1 count=1"'
 # The last dd must fail (ram1 is not writable), so the run fails.
 expect_rc "blockdev/run-fails-on-readonly-write" 1
 # lsblk against the host's own view of the partitions.
