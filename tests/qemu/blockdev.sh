@@ -29,3 +29,13 @@ expect_out "blockdev/readonly-refused" '^dd: ram1: read-only file system'
 boot blockdev-nodev --timeout 60 --cmdline 'run="hexdump nosuchdisk"'
 expect_rc "blockdev/missing-device-fails" 1
 expect_out "blockdev/missing-device-said" '^hexdump: nosuchdisk: no such device'
+
+# The sector pattern: written on the host by tools/lbapattern, checked by
+# the kernel's bench check workload (the same bytes as the Linux peer's).
+pat=$logdir/blockdev-pattern.img
+rm -f "$pat"
+truncate -s 4M "$pat"
+tools/lbapattern write "$pat" --seed 42 --lba 0 --sectors 8192 >/dev/null
+boot pattern --timeout 60 --module "$pat" --cmdline 'run="bench ram0 check:mib=4:seed=42; bench ram0 check:mib=4:seed=43"'
+expect_out "blockdev/host-pattern-checks" 'BENCH check bs=1M MiB=4 seed=42 sectors=8192 bad=0 .*result=PASS'
+expect_out "blockdev/wrong-seed-fails" 'BENCH check .* seed=43 sectors=8192 bad=8192 first_bad_lba=0 got_lba=0 got_seed=42 .*result=FAIL'
