@@ -86,6 +86,28 @@ void pci_set_command(struct pci_dev *dev, u16 set, u16 clear)
 	pci_write16(dev, PCI_COMMAND, (u16)((cmd & ~clear) | set));
 }
 
+/**
+ * pci_bar_ioport - the I/O port range of an I/O BAR
+ * @dev: the function; @bar: BAR index
+ * @port, @len: the range on success
+ *
+ * Returns 0; -EINVAL for a BAR that is not I/O; -ENXIO when firmware left
+ * it unassigned (base 0) or it lies beyond the 64 KiB x86 port space.
+ */
+int pci_bar_ioport(const struct pci_dev *dev, unsigned bar, u16 *port, u32 *len)
+{
+	const struct pci_bar *b;
+
+	if (bar >= ARRAY_SIZE(dev->pd_bar) || dev->pd_bar[bar].pb_type != PCI_BAR_IO)
+		return -EINVAL;
+	b = &dev->pd_bar[bar];
+	if (b->pb_base == 0 || b->pb_base + b->pb_size > 0x10000)
+		return -ENXIO;
+	*port = (u16)b->pb_base;
+	*len = (u32)b->pb_size;
+	return 0;
+}
+
 /*
  * Offset of the first capability with this ID (6.7), or 0.  Bounded: a
  * list that loops, points into the header, or runs past PCI_CAP_TTL

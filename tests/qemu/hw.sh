@@ -4,7 +4,8 @@
 # section 1), a second AHCI, a device behind a PCI-to-PCI bridge and a
 # 64-bit BAR; the I/O APIC taking the ISA lines (the PIT through the
 # IRQ0->GSI2 override), the 8259 fallbacks (noapic, no ACPI tables); and
-# the in-kernel pci/ and kernel/apic/ self-tests on both machines.
+# the in-kernel pci/ and kernel/apic/ self-tests on both machines, with
+# and without the APICs, including real INTx and MSI interrupts from NICs.
 . "$(dirname "$0")/lib.bash"
 
 boot hw-q35 --machine q35 --timeout 60 --cmdline 'run="lspci; irqs"'
@@ -39,14 +40,20 @@ expect_rc "hw/no-acpi/run" 0
 expect_out "hw/no-acpi/said" 'apic: no MADT: interrupts stay on the 8259 PIC'
 expect_out "hw/no-acpi/timer-through-8259" '^  0  8259 +[1-9][0-9]* +timer'
 
+# The self-tests, with NICs whose interrupts can be raised on demand
+# (pci/irq_intx, pci/irq_msi) and an AHCI for pci/map_bar on both machines.
+nics=(-device e1000e,addr=7 -device e1000,addr=8 -device ich9-ahci,addr=9)
 for m in pc q35; do
-	boot hw-selftest-$m --machine $m --timeout 60 --cmdline 'selftest=pci/*'
-	expect_rc "hw/selftest/pci/$m" 0
-	relay_tap | sed -E "s#^(ok|not ok) [0-9]+ - #\1 - $m/#"
-	boot hw-selftest-apic-$m --machine $m --timeout 60 --cmdline 'selftest=kernel/apic/*'
-	expect_rc "hw/selftest/apic/$m" 0
-	relay_tap | sed -E "s#^(ok|not ok) [0-9]+ - #\1 - $m/#"
+	for mode in apic noapic; do
+		opt=""
+		[ $mode = noapic ] && opt=noapic
+		for t in pci:6 kernel/apic:2; do
+			pat=${t%:*} n=${t#*:}
+			boot hw-selftest-$m-$mode-${pat//\//-} --machine $m --timeout 60 \
+				--cmdline "$opt selftest=$pat/*" -- "${nics[@]}"
+			expect_rc "hw/selftest/$m/$mode/$pat" 0
+			expect_out "hw/selftest/$m/$mode/$pat/all-ran" "^selftest: $n passed, 0 failed"
+			relay_tap | sed -E "s#^(ok|not ok) [0-9]+ - #\1 - $m/$mode/#"
+		done
+	done
 done
-boot hw-selftest-apic-noapic --machine q35 --timeout 60 --cmdline 'noapic selftest=kernel/apic/*'
-expect_rc "hw/selftest/apic/noapic" 0
-relay_tap | sed -E "s#^(ok|not ok) [0-9]+ - #\1 - noapic/#"

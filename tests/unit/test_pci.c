@@ -120,6 +120,20 @@ static void test_q35_enumeration(void)
 	}
 	d = pci_find_bdf(&host, PCI_BDF(0, 1, 0));
 	CHECK(d && d->pd_bar[0].pb_prefetch && d->pd_bar[0].pb_size == 16 * MiB);
+	d = pci_find_bdf(&host, PCI_BDF(0, 31, 2));
+	if (d) {
+		u16 port = 0;
+		u32 len = 0;
+
+		CHECK_EQ(pci_bar_ioport(d, 4, &port, &len), 0);
+		CHECK_EQ(port, 0xc0a0);
+		CHECK_EQ(len, 32);
+		CHECK_EQ(pci_bar_ioport(d, 5, &port, &len), -EINVAL);
+		CHECK_EQ(pci_bar_ioport(d, 0, &port, &len), -EINVAL);
+		CHECK_EQ(pci_bar_ioport(d, 6, &port, &len), -EINVAL);
+		d->pd_bar[4].pb_base = 0;	/* firmware left it unassigned */
+		CHECK_EQ(pci_bar_ioport(d, 4, &port, &len), -ENXIO);
+	}
 	CHECK(pci_find_bdf(&host, PCI_BDF(0, 31, 1)) == NULL);
 	CHECK_EQ(fake.pf_hot_probes, 0);
 	teardown();
