@@ -194,6 +194,12 @@ void pci_msi_disable(struct pci_dev *dev)
 	pci_set_command(dev, 0, PCI_COMMAND_INTX_DISABLE);
 }
 
+static bool orig_is_64(u32 bar)
+{
+	return !(bar & PCI_BAR_SPACE_IO) &&
+	       (bar & PCI_BAR_MEM_TYPE_MASK) == PCI_BAR_MEM_TYPE_64;
+}
+
 /*
  * Size BAR i by the all-ones probe; returns how many BAR slots it used
  * (2 for a 64-bit memory BAR, else 1).  Decode must be off (caller).
@@ -220,7 +226,7 @@ static unsigned decode_bar(struct pci_dev *dev, unsigned i, unsigned nbars)
 		mask |= ~0xffffffffull;
 		b->pb_type = PCI_BAR_IO;
 		b->pb_base = orig & PCI_BAR_IO_MASK;
-	} else if ((orig & PCI_BAR_MEM_TYPE_MASK) == PCI_BAR_MEM_TYPE_64) {
+	} else if (orig_is_64(orig)) {
 		if (i + 1 >= nbars) {
 			DPRINTF(PCI_D_SCAN, "pci: 64-bit BAR%u has no upper half\n", i);
 			return 1;
@@ -240,14 +246,17 @@ static unsigned decode_bar(struct pci_dev *dev, unsigned i, unsigned nbars)
 		b->pb_base = orig & PCI_BAR_MEM_MASK;
 		b->pb_prefetch = orig & PCI_BAR_MEM_PREFETCH;
 	}
-	b->pb_size = ~mask + 1;
-	if (!is_power_of_2(b->pb_size)) {
-		/* Writable bits must be the contiguous top of the register. */
-		DPRINTF(PCI_D_SCAN, "pci: BAR%u mask %llx is not a size\n", i,
-			(unsigned long long)mask);
+	/*
+	 * The size is the lowest writable address bit.  Not ~mask + 1: a
+	 * 64-bit BAR may hardwire its top address bits to 0 (a device that
+	 * decodes only 36 bits), which leaves holes above the size bit.
+	 */
+	b->pb_size = mask & (~mask + 1);
+	if (!b->pb_size) {
+		DPRINTF(PCI_D_SCAN, "pci: BAR%u has no writable address bit\n", i);
 		memset(b, 0, sizeof(*b));
 	}
-	return b->pb_type == PCI_BAR_MEM64 ? 2 : 1;
+	return orig_is_64(orig) ? 2 : 1;
 }
 
 static void decode_bars(struct pci_dev *dev)

@@ -204,11 +204,23 @@ static void test_bridges(void)
 	pci_fake_bar(fn, 2, PCI_BAR_MEM_TYPE_64, 16 * KiB, 0xfe600000);
 	pci_fake_bar(fn, 4, PCI_BAR_SPACE_IO, 256, 0xd000);
 	pci_fake_set(fn, PCI_COMMAND, 2, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+	/* A 64-bit BAR whose device decodes only 36 address bits. */
+	fn = pci_fake_add(&fake, PCI_BDF(3, 5, 0), 0x8086, 0x10d3, 0x020000, 0);
+	pci_fake_bar(fn, 0, PCI_BAR_MEM_TYPE_64, 128 * KiB, 0x4fe000000ull);
+	fn->ff_wmask[PCI_BAR0 + 4] = 0x0f;
+	fn->ff_wmask[PCI_BAR0 + 5] = fn->ff_wmask[PCI_BAR0 + 6] = fn->ff_wmask[PCI_BAR0 + 7] = 0;
+	/* A 64-bit BAR in the last slot has no upper half: not decoded. */
+	pci_fake_bar(fn, 5, PCI_BAR_MEM_TYPE_64, 4 * KiB, 0xfe700000);
 	/* Bus 2 exists but no bridge leads there: never scanned. */
 	pci_fake_add(&fake, PCI_BDF(2, 0, 0), 0x8086, 0x100e, 0x020000, 0);
 
-	CHECK_EQ(pci_scan(&host), 6);
+	CHECK_EQ(pci_scan(&host), 7);
 	CHECK(pci_find_bdf(&host, PCI_BDF(2, 0, 0)) == NULL);
+	d = pci_find_bdf(&host, PCI_BDF(3, 5, 0));
+	CHECK(d && d->pd_bar[0].pb_type == PCI_BAR_MEM64);
+	CHECK(d && d->pd_bar[0].pb_size == 128 * KiB);
+	CHECK(d && d->pd_bar[0].pb_base == 0x4fe000000ull);
+	CHECK(d && d->pd_bar[5].pb_type == PCI_BAR_NONE);
 	d = pci_find_bdf(&host, PCI_BDF(1, 0, 0));
 	CHECK(d && d->pd_secondary == 3 && d->pd_subordinate == 3);
 	CHECK(d && d->pd_bar[0].pb_size == 4096);
