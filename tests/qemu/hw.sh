@@ -5,7 +5,8 @@
 # 64-bit BAR; the I/O APIC taking the ISA lines (the PIT through the
 # IRQ0->GSI2 override), the 8259 fallbacks (noapic, no ACPI tables); and
 # the in-kernel pci/ and kernel/apic/ self-tests on both machines, with
-# and without the APICs, including real INTx and MSI interrupts from NICs.
+# and without the APICs, including real INTx and MSI interrupts from NICs;
+# and IDENTIFY data from QEMU disks (3 TiB, 512e, CD-ROM) through the parser.
 . "$(dirname "$0")/lib.bash"
 
 boot hw-q35 --machine q35 --timeout 60 --cmdline 'run="lspci; irqs"'
@@ -57,3 +58,33 @@ for m in pc q35; do
 		done
 	done
 done
+
+# IDENTIFY from real QEMU disks through ata_id_parse (ata/identify_legacy_ide):
+# the sector count must be the image size the host sees, beyond 2 TiB too.
+img=$logdir/hw-3t.raw
+rm -f "$img" && truncate -s 3T "$img"
+want=$(( $(stat -c %s "$img") / 512 ))
+boot hw-ata-3t --machine pc --timeout 60 --cmdline 'selftest=ata/*' --disk "$img,bus=ide"
+expect_rc "hw/ata/3t/selftest" 0
+expect_out "hw/ata/3t/capacity-from-words-100-103" \
+	"ata-selftest: 0x1f0 master: QEMU HARDDISK, $want sectors of 512 bytes, physical 512, lba48 1, flush-ext 1"
+rm -f "$img"
+
+img=$logdir/hw-512e.raw
+rm -f "$img" && truncate -s 64M "$img"
+boot hw-ata-512e --machine pc --timeout 60 --cmdline 'selftest=ata/*' -- \
+	-drive if=none,id=e0,file="$img",format=raw,cache=unsafe \
+	-device ide-hd,drive=e0,bus=ide.0,unit=0,physical_block_size=4096
+expect_rc "hw/ata/512e/selftest" 0
+expect_out "hw/ata/512e/physical-4096" 'ata-selftest: .*, 131072 sectors of 512 bytes, physical 4096,'
+
+# A CD-ROM on the primary master, and a lone slave: aborted IDENTIFY, no hang, no line.
+boot hw-ata-cd --machine pc --timeout 60 --cmdline 'selftest=ata/*' -- \
+	-drive if=none,id=cd,media=cdrom -device ide-cd,drive=cd,bus=ide.0,unit=0
+expect_rc "hw/ata/cdrom/selftest" 0
+expect_no_out "hw/ata/cdrom/not-a-disk" 'ata-selftest: 0x1f0'
+boot hw-ata-slave --machine pc --timeout 60 --cmdline 'selftest=ata/*' -- \
+	-drive if=none,id=s1,file="$img",format=raw,cache=unsafe \
+	-device ide-hd,drive=s1,bus=ide.0,unit=1
+expect_rc "hw/ata/lone-slave/selftest" 0
+rm -f "$img"
