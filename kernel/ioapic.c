@@ -293,6 +293,7 @@ int ioapic_take_isa(const struct acpi_madt_info *mi)
 	return n;
 }
 
+/* True once the I/O APIC serves the ISA lines (PCI INTx policy depends on it). */
 bool ioapic_active(void)
 {
 	return READ_ONCE(ios.ios_active);

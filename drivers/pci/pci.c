@@ -44,6 +44,10 @@ static void cfg_write(struct pci_host *host, u16 bdf, unsigned off, unsigned siz
 	host->ph_ops->write(host->ph_ctx, bdf, off, size, val);
 }
 
+/*
+ * Configuration access for one function: off below 256 and aligned to the
+ * access size.  Any context; the host's ops serialise the hardware.
+ */
 u8 pci_read8(const struct pci_dev *dev, unsigned off)
 {
 	return (u8)cfg_read(dev->pd_host, dev->pd_bdf, off, 1);
