@@ -9,7 +9,7 @@
 # and IDENTIFY data from QEMU disks (3 TiB, 512e, CD-ROM) through the parser.
 . "$(dirname "$0")/lib.bash"
 
-boot hw-q35 --machine q35 --timeout 60 --cmdline 'run="lspci; irqs"'
+boot hw-q35 --machine q35 --timeout 60 --cmdline 'run="lspci; irqs; apic"'
 expect_rc "hw/q35/run" 0
 expect_out "hw/q35/host-bridge" '^00:00\.0 8086:29c0 0600\.00 host bridge'
 expect_out "hw/q35/lpc" '^00:1f\.0 8086:2918 0601\.00 ISA bridge'
@@ -17,6 +17,9 @@ expect_out "hw/q35/ahci" '^00:1f\.2 8086:2922 0106\.01 SATA controller \(AHCI\) 
 expect_out "hw/q35/ahci-abar" '^        BAR5 mem32 0x[0-9a-f]{16} size 0x1000$'
 expect_out "hw/q35/apic" '^\[[ 0-9.]+\] apic: local APIC 0, 1 I/O APIC\(s\), 15 ISA lines moved off the 8259'
 expect_out "hw/q35/timer-through-ioapic" '^  0  ioapic +[1-9][0-9]* +timer'
+expect_out "hw/q35/apic/pit-on-gsi2" '^  0    2      32  edge     high      no$'
+expect_out "hw/q35/apic/pci-line-level" '^ 10   10      42  level    high      (yes|no)$'
+expect_no_out "hw/q35/apic/no-cascade" '^  2  '
 
 boot hw-pc --machine pc --timeout 60 --cmdline 'run="lspci; irqs"' -- \
 	-device ich9-ahci,addr=4 \
@@ -31,10 +34,11 @@ expect_out "hw/pc/behind-bridge" '^01:03\.0 8086:100e 0200\.00 Ethernet controll
 expect_out "hw/pc/nvme-64bit-bar" '^        BAR0 mem64 0x[0-9a-f]{16} size 0x4000$'
 expect_out "hw/pc/timer-through-ioapic" '^  0  ioapic +[1-9][0-9]* +timer'
 
-boot hw-noapic --machine q35 --timeout 60 --cmdline 'noapic run=irqs'
+boot hw-noapic --machine q35 --timeout 60 --cmdline 'noapic run="irqs; apic"'
 expect_rc "hw/noapic/run" 0
 expect_out "hw/noapic/said" 'apic: noapic: interrupts stay on the 8259 PIC'
 expect_out "hw/noapic/timer-through-8259" '^  0  8259 +[1-9][0-9]* +timer'
+expect_out "hw/noapic/apic-command" '^no local APIC in use'
 
 boot hw-noacpi --machine pc --timeout 60 --cmdline 'run=irqs' -- -no-acpi
 expect_rc "hw/no-acpi/run" 0
