@@ -223,11 +223,8 @@ static unsigned decode_bar(struct pci_dev *dev, unsigned i, unsigned nbars)
 		return 1;	/* unimplemented (or a function that stopped answering) */
 
 	if (orig & PCI_BAR_SPACE_IO) {
+		/* A 16-bit decoder reads its upper half as 0: only the low bit counts. */
 		mask = probe & PCI_BAR_IO_MASK;
-		/* A 16-bit I/O decoder may read its upper half as 0 (6.2.5.1). */
-		if (!(mask & 0xffff0000u))
-			mask |= 0xffff0000u;
-		mask |= ~0xffffffffull;
 		b->pb_type = PCI_BAR_IO;
 		b->pb_base = orig & PCI_BAR_IO_MASK;
 	} else if (orig_is_64(orig)) {
@@ -245,15 +242,15 @@ static unsigned decode_bar(struct pci_dev *dev, unsigned i, unsigned nbars)
 		b->pb_prefetch = orig & PCI_BAR_MEM_PREFETCH;
 	} else {
 		/* 32-bit, or the obsolete below-1MiB type, which decodes alike. */
-		mask = (probe & PCI_BAR_MEM_MASK) | ~0xffffffffull;
+		mask = probe & PCI_BAR_MEM_MASK;
 		b->pb_type = PCI_BAR_MEM32;
 		b->pb_base = orig & PCI_BAR_MEM_MASK;
 		b->pb_prefetch = orig & PCI_BAR_MEM_PREFETCH;
 	}
 	/*
-	 * The size is the lowest writable address bit.  Not ~mask + 1: a
-	 * 64-bit BAR may hardwire its top address bits to 0 (a device that
-	 * decodes only 36 bits), which leaves holes above the size bit.
+	 * The size is the lowest writable address bit (6.2.5.1).  Not
+	 * ~mask + 1: top address bits may be hardwired to 0 (a 16-bit I/O
+	 * decoder, a 64-bit BAR of a device that decodes only 36 bits).
 	 */
 	b->pb_size = mask & (~mask + 1);
 	if (!b->pb_size) {
