@@ -1,0 +1,195 @@
+/*
+ * ext2 block allocation: the block bitmaps, one block per group, and the
+ * free counts in the group descriptors and the superblock, kept exact.
+ *
+ * A new block goes near @goal: first the rest of the goal's group from
+ * the goal on, then the following groups in turn (skipping full ones),
+ * then the start of the goal's group.  The bitmaps are disk contents and
+ * so suspect: a bit that claims a group's own metadata free, a count that
+ * disagrees with its bitmap, or a free of a block already free is reported
+ * as corruption (ext2_error) and never followed blindly.
+ */
+#include "fs/ext2/ext2.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+static inline bool bit_test(const u8 *map, u32 bit)
+{
+	return map[bit >> 3] & (1U << (bit & 7));
+}
+
+static inline void bit_set(u8 *map, u32 bit)
+{
+	map[bit >> 3] |= (u8)(1U << (bit & 7));
+}
+
+static inline void bit_clear(u8 *map, u32 bit)
+{
+	map[bit >> 3] &= (u8)~(1U << (bit & 7));
+}
+
+/* The first clear bit in [start, nbits) of @map, or -1. */
+int ext2_find_zero(const u8 *map, u32 nbits, u32 start)
+{
+	u32 i = start;
+
+	while (i < nbits) {
+		if ((i & 7) == 0 && map[i >> 3] == 0xff) {
+			i += 8;
+			continue;
+		}
+		if (!bit_test(map, i))
+			return (int)i;
+		i++;
+	}
+	return -1;
+}
+
+/* Blocks in group @g: the last group may be short. */
+static u32 group_nblocks(const struct ext2_fs *fs, u32 g)
+{
+	u32 first = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
+
+	return min(fs->fs_blocks_per_group, fs->fs_blocks_count - first);
+}
+
+/* Is @blk one of the blocks group @g's own metadata occupies? */
+static bool ext2_is_metadata(const struct ext2_fs *fs, u32 g, u32 blk)
+{
+	const struct ext2_group_desc *gd = &fs->fs_gd[g];
+	u32 first = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
+	u32 it = le32_to_cpu(gd->bg_inode_table);
+
+	if (blk == le32_to_cpu(gd->bg_block_bitmap) || blk == le32_to_cpu(gd->bg_inode_bitmap))
+		return true;
+	if (blk >= it && blk < it + fs->fs_itable_blocks)
+		return true;
+	if (ext2_group_has_super(fs, g) &&
+	    blk <= first + fs->fs_gdt_blocks + le16_to_cpu(fs->fs_sb.s_reserved_gdt_blocks))
+		return blk >= first;
+	return false;
+}
+
+static void ext2_count_blocks(struct ext2_fs *fs, u32 g, int delta)
+{
+	struct ext2_group_desc *gd = &fs->fs_gd[g];
+
+	gd->bg_free_blocks_count = cpu_to_le16((u16)(le16_to_cpu(gd->bg_free_blocks_count) + delta));
+	fs->fs_sb.s_free_blocks_count =
+		cpu_to_le32(le32_to_cpu(fs->fs_sb.s_free_blocks_count) + delta);
+	fs->fs_gd_dirty = true;
+	fs->fs_sb_dirty = true;
+}
+
+/*
+ * Take a free bit in group @g's bitmap at or after @start (wrapping to the
+ * group's start); 0 and the block in *out, -ENOSPC if the group is full.
+ */
+static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 *out)
+{
+	u32 nbits = group_nblocks(fs, g), base = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
+	struct buffer_head *bh;
+	int bit, err = -ENOSPC;
+
+	bh = ext2_bread(fs, le32_to_cpu(fs->fs_gd[g].bg_block_bitmap));
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	if (start >= nbits)
+		start = 0;
+	for (;;) {
+		bit = ext2_find_zero(bh->b_data, nbits, start);
+		if (bit < 0 && start) {
+			start = 0;
+			continue;
+		}
+		if (bit < 0) {
+			ext2_error(fs, "new_block", "group %u counts %u free blocks, its bitmap none",
+				   g, le16_to_cpu(fs->fs_gd[g].bg_free_blocks_count));
+			err = -EUCLEAN;
+			break;
+		}
+		bit_set(bh->b_data, (u32)bit);
+		mark_buffer_dirty(bh);
+		if (ext2_is_metadata(fs, g, base + (u32)bit)) {
+			/* The bit was wrong; it stays set, which is now right. */
+			ext2_error(fs, "new_block", "bitmap of group %u marks metadata block %u free",
+				   g, base + (u32)bit);
+			continue;
+		}
+		ext2_count_blocks(fs, g, -1);
+		*out = base + (u32)bit;
+		err = 0;
+		break;
+	}
+	brelse(bh);
+	return err;
+}
+
+/**
+ * ext2_new_block - allocate one block near @goal
+ * Returns 0 and the block in *out (its contents undefined), -ENOSPC,
+ * -EROFS, -EIO or -EUCLEAN.
+ */
+int ext2_new_block(struct ext2_fs *fs, u32 goal, u32 *out)
+{
+	u32 g0, k, start;
+	int err;
+
+	if (fs->fs_rdonly)
+		return -EROFS;
+	if (le32_to_cpu(fs->fs_sb.s_free_blocks_count) == 0)
+		return -ENOSPC;
+	if (!ext2_valid_block(fs, goal))
+		goal = fs->fs_first_data_block;
+	g0 = ext2_block_group(fs, goal);
+	start = goal - fs->fs_first_data_block - g0 * fs->fs_blocks_per_group;
+	for (k = 0; k < fs->fs_groups; k++) {
+		u32 g = (g0 + k) % fs->fs_groups;
+
+		if (le16_to_cpu(fs->fs_gd[g].bg_free_blocks_count) == 0)
+			continue;
+		err = ext2_alloc_in_group(fs, g, k == 0 ? start : 0, out);
+		if (err == -ENOSPC || err == -EUCLEAN)
+			continue;
+		if (!err)
+			DPRINTF(EXT2_D_ALLOC, "ext2: block %u (goal %u)\n", *out, goal);
+		return err;
+	}
+	return -ENOSPC;
+}
+
+/**
+ * ext2_free_block - return @blk to its group
+ * Returns 0, or -EUCLEAN (reported) for a block that is out of range,
+ * metadata, or already free.
+ */
+int ext2_free_block(struct ext2_fs *fs, u32 blk)
+{
+	struct buffer_head *bh;
+	u32 g, bit;
+
+	if (!ext2_valid_block(fs, blk)) {
+		ext2_error(fs, "free_block", "block %u out of range", blk);
+		return -EUCLEAN;
+	}
+	g = ext2_block_group(fs, blk);
+	if (ext2_is_metadata(fs, g, blk)) {
+		ext2_error(fs, "free_block", "block %u is group %u's metadata", blk, g);
+		return -EUCLEAN;
+	}
+	bh = ext2_bread(fs, le32_to_cpu(fs->fs_gd[g].bg_block_bitmap));
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	bit = blk - fs->fs_first_data_block - g * fs->fs_blocks_per_group;
+	if (!bit_test(bh->b_data, bit)) {
+		brelse(bh);
+		ext2_error(fs, "free_block", "block %u already free", blk);
+		return -EUCLEAN;
+	}
+	bit_clear(bh->b_data, bit);
+	mark_buffer_dirty(bh);
+	brelse(bh);
+	ext2_count_blocks(fs, g, 1);
+	return 0;
+}

@@ -1,0 +1,426 @@
+/*
+ * ext2 directories: linear lists of variable-length entries (doc section
+ * "Linked Directory Entry").  Each directory block is tiled exactly by
+ * entries; rec_len steps from one to the next, an entry whose inode is 0
+ * is unused space, and a live entry may carry slack after its name that a
+ * new entry can be split out of.  Removing an entry merges it into the
+ * one before it in the block (or, first in a block, zeroes its inode).
+ *
+ * Indexed (htree) directories made by Linux read as linear ones: the index
+ * hides in the slack of ".." and in blocks holding one empty entry.  Any
+ * change clears EXT2_INDEX_FL, which makes the index plain free space, as
+ * Linux's ext2 does.
+ *
+ * Every entry is checked before use (rec_len at least 12, a multiple of 4,
+ * inside the block and large enough for the name; the inode number in
+ * range); a bad block fails the operation with -EUCLEAN and is reported.
+ */
+#include "fs/ext2/ext2.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+/* A position in a directory: a referenced block and an entry in it. */
+struct ext2_slot {
+	struct buffer_head	*sl_bh;
+	u32			sl_off;		/* the entry */
+	u32			sl_prev;	/* the entry before it in the block, or sl_off */
+};
+
+static const u8 ext2_type_by_mode[16] = {
+	[EXT2_S_IFREG >> 12]	= EXT2_FT_REG_FILE,
+	[EXT2_S_IFDIR >> 12]	= EXT2_FT_DIR,
+	[EXT2_S_IFCHR >> 12]	= EXT2_FT_CHRDEV,
+	[EXT2_S_IFBLK >> 12]	= EXT2_FT_BLKDEV,
+	[EXT2_S_IFIFO >> 12]	= EXT2_FT_FIFO,
+	[EXT2_S_IFSOCK >> 12]	= EXT2_FT_SOCK,
+	[EXT2_S_IFLNK >> 12]	= EXT2_FT_SYMLINK,
+};
+
+static const u8 vfs_type_by_ft[EXT2_FT_MAX] = {
+	[EXT2_FT_UNKNOWN]	= VFS_DT_UNKNOWN,
+	[EXT2_FT_REG_FILE]	= VFS_DT_REG,
+	[EXT2_FT_DIR]		= VFS_DT_DIR,
+	[EXT2_FT_CHRDEV]	= VFS_DT_CHR,
+	[EXT2_FT_BLKDEV]	= VFS_DT_BLK,
+	[EXT2_FT_FIFO]		= VFS_DT_FIFO,
+	[EXT2_FT_SOCK]		= VFS_DT_SOCK,
+	[EXT2_FT_SYMLINK]	= VFS_DT_LNK,
+};
+
+static inline struct ext2_dir_entry *de_at(struct buffer_head *bh, u32 off)
+{
+	return (struct ext2_dir_entry *)(bh->b_data + off);
+}
+
+static u32 de_namelen(const struct ext2_fs *fs, const struct ext2_dir_entry *de)
+{
+	/* Without filetype the length is 16 bits (doc: rev 0 entries). */
+	return fs->fs_filetype ? de->name_len : de->name_len | (u32)de->file_type << 8;
+}
+
+static void de_set_name(const struct ext2_fs *fs, struct ext2_dir_entry *de,
+			const char *name, size_t len, u32 mode)
+{
+	de->name_len = (u8)len;
+	de->file_type = fs->fs_filetype ? ext2_type_by_mode[(mode & EXT2_S_IFMT) >> 12] : 0;
+	memcpy(de->name, name, len);
+}
+
+/*
+ * Check the entry at @off of directory block @bh; returns its rec_len, or
+ * -EUCLEAN (reported).
+ */
+static int ext2_check_entry(struct ext2_inode_info *dir, struct buffer_head *bh, u32 off)
+{
+	struct ext2_fs *fs = dir->ei_fs;
+	const struct ext2_dir_entry *de;
+	u32 rec, nlen;
+	const char *why;
+
+	if (off + sizeof(*de) > fs->fs_bsize) {
+		why = "entry header crosses the block end";
+		goto bad;
+	}
+	de = de_at(bh, off);
+	rec = le16_to_cpu(de->rec_len);
+	nlen = de_namelen(fs, de);
+	if (rec < EXT2_DIR_REC_LEN(1))
+		why = "rec_len too small";
+	else if (rec % EXT2_DIR_PAD)
+		why = "rec_len not a multiple of 4";
+	else if (off + rec > fs->fs_bsize)
+		why = "rec_len crosses the block end";
+	else if (nlen > EXT2_NAME_LEN)
+		why = "name too long";
+	else if (EXT2_DIR_REC_LEN(nlen) > rec)
+		why = "name longer than the entry";
+	else if (le32_to_cpu(de->inode) > fs->fs_inodes_count)
+		why = "inode number out of range";
+	else if (le32_to_cpu(de->inode) && nlen == 0)
+		why = "empty name";
+	else
+		return (int)rec;
+bad:
+	ext2_error(fs, "dir", "directory inode %u, block %llu, offset %u: %s", dir->ei_ino,
+		   (unsigned long long)bh->b_blocknr, off, why);
+	return -EUCLEAN;
+}
+
+/* Read block @lblk of directory @dir; a hole is corruption. */
+static struct buffer_head *ext2_dir_bread(struct ext2_inode_info *dir, u64 lblk)
+{
+	u32 pblk;
+	int err;
+
+	err = ext2_bmap(dir, lblk, false, &pblk);
+	if (err)
+		return ERR_PTR(err);
+	if (!pblk) {
+		ext2_error(dir->ei_fs, "dir", "directory inode %u has a hole at block %llu",
+			   dir->ei_ino, (unsigned long long)lblk);
+		return ERR_PTR(-EUCLEAN);
+	}
+	return ext2_bread(dir->ei_fs, pblk);
+}
+
+static u64 ext2_dir_blocks(struct ext2_inode_info *dir)
+{
+	return ext2_isize(dir) >> dir->ei_fs->fs_bshift;
+}
+
+/*
+ * Find @name in @dir.  Returns 0 and the slot (its buffer referenced: the
+ * caller brelse()s it), -ENOENT, or -errno.
+ */
+static int ext2_dir_search(struct ext2_inode_info *dir, const char *name, size_t len,
+			   struct ext2_slot *sl)
+{
+	struct ext2_fs *fs = dir->ei_fs;
+	u64 n = ext2_dir_blocks(dir), lblk;
+	struct buffer_head *bh;
+	u32 off, prev;
+	int rec;
+
+	for (lblk = 0; lblk < n; lblk++) {
+		bh = ext2_dir_bread(dir, lblk);
+		if (IS_ERR(bh))
+			return PTR_ERR(bh);
+		for (off = prev = 0; off < fs->fs_bsize; prev = off, off += (u32)rec) {
+			struct ext2_dir_entry *de = de_at(bh, off);
+
+			rec = ext2_check_entry(dir, bh, off);
+			if (rec < 0) {
+				brelse(bh);
+				return rec;
+			}
+			if (de->inode && de_namelen(fs, de) == len && !memcmp(de->name, name, len)) {
+				sl->sl_bh = bh;
+				sl->sl_off = off;
+				sl->sl_prev = prev;
+				return 0;
+			}
+		}
+		brelse(bh);
+	}
+	return -ENOENT;
+}
+
+/* The inode number @name refers to in @dir: 0, -ENOENT, -errno. */
+int ext2_dir_find(struct ext2_inode_info *dir, const char *name, size_t len, u32 *ino)
+{
+	struct ext2_slot sl;
+	int err;
+
+	err = ext2_dir_search(dir, name, len, &sl);
+	if (err)
+		return err;
+	*ino = le32_to_cpu(de_at(sl.sl_bh, sl.sl_off)->inode);
+	brelse(sl.sl_bh);
+	return 0;
+}
+
+/* The directory changed: times, and the htree index is no longer valid. */
+static void ext2_dir_changed(struct ext2_inode_info *dir)
+{
+	dir->ei_raw.i_flags = cpu_to_le32(le32_to_cpu(dir->ei_raw.i_flags) & ~EXT2_INDEX_FL);
+	ext2_touch(dir, true, true);
+}
+
+/*
+ * Add @name -> @ino (a file of @mode) to @dir, which must not hold @name.
+ * Uses the first gap large enough, else appends a block.  0 or -errno.
+ */
+int ext2_dir_add(struct ext2_inode_info *dir, const char *name, size_t len, u32 ino, u32 mode)
+{
+	struct ext2_fs *fs = dir->ei_fs;
+	u32 need = EXT2_DIR_REC_LEN(len), off, pblk, rec, used;
+	u64 n = ext2_dir_blocks(dir), lblk;
+	struct ext2_dir_entry *de, *nde;
+	struct buffer_head *bh;
+	int r, err;
+
+	for (lblk = 0; lblk < n; lblk++) {
+		bh = ext2_dir_bread(dir, lblk);
+		if (IS_ERR(bh))
+			return PTR_ERR(bh);
+		for (off = 0; off < fs->fs_bsize; off += rec) {
+			r = ext2_check_entry(dir, bh, off);
+			if (r < 0) {
+				brelse(bh);
+				return r;
+			}
+			rec = (u32)r;
+			de = de_at(bh, off);
+			used = de->inode ? EXT2_DIR_REC_LEN(de_namelen(fs, de)) : 0;
+			if (rec - used >= need)
+				goto found;
+		}
+		brelse(bh);
+	}
+	/* No room: a new block holding one unused entry that spans it. */
+	if (((n + 1) << fs->fs_bshift) > 0xffffffffULL)
+		return -ENOSPC;
+	err = ext2_bmap(dir, n, true, &pblk);
+	if (err)
+		return err;
+	bh = ext2_bread(fs, pblk);
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	off = 0;
+	de = de_at(bh, 0);
+	de->inode = 0;
+	de->rec_len = cpu_to_le16((u16)fs->fs_bsize);
+	de->name_len = de->file_type = 0;
+	rec = fs->fs_bsize;
+	used = 0;
+	ext2_set_isize(dir, (n + 1) << fs->fs_bshift);
+found:
+	if (used) {
+		/* Split: the old entry keeps @used bytes, the new one the rest. */
+		nde = de_at(bh, off + used);
+		de->rec_len = cpu_to_le16((u16)used);
+		nde->rec_len = cpu_to_le16((u16)(rec - used));
+		de = nde;
+	}
+	de->inode = cpu_to_le32(ino);
+	de_set_name(fs, de, name, len, mode);
+	mark_buffer_dirty(bh);
+	brelse(bh);
+	ext2_dir_changed(dir);
+	return 0;
+}
+
+/* Remove @name from @dir.  0, -ENOENT, -errno. */
+int ext2_dir_remove(struct ext2_inode_info *dir, const char *name, size_t len)
+{
+	struct ext2_dir_entry *de, *prev;
+	struct ext2_slot sl;
+	int err;
+
+	err = ext2_dir_search(dir, name, len, &sl);
+	if (err)
+		return err;
+	de = de_at(sl.sl_bh, sl.sl_off);
+	if (sl.sl_prev != sl.sl_off) {
+		prev = de_at(sl.sl_bh, sl.sl_prev);
+		prev->rec_len = cpu_to_le16((u16)(le16_to_cpu(prev->rec_len) +
+						  le16_to_cpu(de->rec_len)));
+	} else {
+		de->inode = 0;
+	}
+	mark_buffer_dirty(sl.sl_bh);
+	brelse(sl.sl_bh);
+	ext2_dir_changed(dir);
+	return 0;
+}
+
+/* Point the existing entry @name of @dir at @ino (a file of @mode). */
+int ext2_dir_set(struct ext2_inode_info *dir, const char *name, size_t len, u32 ino, u32 mode)
+{
+	struct ext2_dir_entry *de;
+	struct ext2_slot sl;
+	int err;
+
+	err = ext2_dir_search(dir, name, len, &sl);
+	if (err)
+		return err;
+	de = de_at(sl.sl_bh, sl.sl_off);
+	de->inode = cpu_to_le32(ino);
+	de_set_name(dir->ei_fs, de, name, len, mode);
+	mark_buffer_dirty(sl.sl_bh);
+	brelse(sl.sl_bh);
+	ext2_dir_changed(dir);
+	return 0;
+}
+
+/* 0 if @dir holds only "." and "..", -ENOTEMPTY, or -errno. */
+int ext2_dir_empty(struct ext2_inode_info *dir)
+{
+	struct ext2_fs *fs = dir->ei_fs;
+	u64 n = ext2_dir_blocks(dir), lblk;
+	struct buffer_head *bh;
+	u32 off, nlen;
+	int rec;
+
+	for (lblk = 0; lblk < n; lblk++) {
+		bh = ext2_dir_bread(dir, lblk);
+		if (IS_ERR(bh))
+			return PTR_ERR(bh);
+		for (off = 0; off < fs->fs_bsize; off += (u32)rec) {
+			struct ext2_dir_entry *de = de_at(bh, off);
+
+			rec = ext2_check_entry(dir, bh, off);
+			if (rec < 0) {
+				brelse(bh);
+				return rec;
+			}
+			if (!de->inode)
+				continue;
+			nlen = de_namelen(fs, de);
+			if ((nlen == 1 && de->name[0] == '.') ||
+			    (nlen == 2 && de->name[0] == '.' && de->name[1] == '.'))
+				continue;
+			brelse(bh);
+			return -ENOTEMPTY;
+		}
+		brelse(bh);
+	}
+	return 0;
+}
+
+/* Give the new directory @dir its first block: "." and "..". */
+int ext2_dir_init(struct ext2_inode_info *dir, u32 parent)
+{
+	struct ext2_fs *fs = dir->ei_fs;
+	struct ext2_dir_entry *de;
+	struct buffer_head *bh;
+	u32 pblk;
+	int err;
+
+	err = ext2_bmap(dir, 0, true, &pblk);
+	if (err)
+		return err;
+	bh = ext2_bread(fs, pblk);
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	de = de_at(bh, 0);
+	de->inode = cpu_to_le32(dir->ei_ino);
+	de->rec_len = cpu_to_le16(EXT2_DIR_REC_LEN(1));
+	de_set_name(fs, de, ".", 1, EXT2_S_IFDIR);
+	de = de_at(bh, EXT2_DIR_REC_LEN(1));
+	de->inode = cpu_to_le32(parent);
+	de->rec_len = cpu_to_le16((u16)(fs->fs_bsize - EXT2_DIR_REC_LEN(1)));
+	de_set_name(fs, de, "..", 2, EXT2_S_IFDIR);
+	mark_buffer_dirty(bh);
+	brelse(bh);
+	ext2_set_isize(dir, fs->fs_bsize);
+	return 0;
+}
+
+/* vop_lookup */
+int ext2_lookup(struct vnode *v, const char *name, size_t len, struct vnode **out)
+{
+	struct ext2_inode_info *dir = EXT2_I(v), *ei;
+	u32 ino;
+	int err;
+
+	if (!ext2_isdir(dir))
+		return -ENOTDIR;
+	err = ext2_dir_find(dir, name, len, &ino);
+	if (err)
+		return err;
+	err = ext2_iget(dir->ei_fs, ino, &ei);
+	if (err)
+		return err;
+	*out = &ei->ei_vnode;
+	return 0;
+}
+
+/*
+ * vop_readdir: *pos is the byte offset of the next entry to look at.  An
+ * offset that is not on an entry (the directory changed) resumes at the
+ * next entry of its block.
+ */
+int ext2_readdir(struct vnode *v, u64 *pos, struct vfs_dirent *d)
+{
+	struct ext2_inode_info *dir = EXT2_I(v);
+	struct ext2_fs *fs = dir->ei_fs;
+	u64 n = ext2_dir_blocks(dir), lblk;
+	struct buffer_head *bh;
+	u32 off, want, nlen;
+	int rec;
+
+	if (!ext2_isdir(dir))
+		return -ENOTDIR;
+	for (lblk = *pos >> fs->fs_bshift; lblk < n; lblk++) {
+		want = lblk == *pos >> fs->fs_bshift ? (u32)(*pos & (fs->fs_bsize - 1)) : 0;
+		bh = ext2_dir_bread(dir, lblk);
+		if (IS_ERR(bh))
+			return PTR_ERR(bh);
+		for (off = 0; off < fs->fs_bsize; off += (u32)rec) {
+			struct ext2_dir_entry *de = de_at(bh, off);
+
+			rec = ext2_check_entry(dir, bh, off);
+			if (rec < 0) {
+				brelse(bh);
+				return rec;
+			}
+			if (off < want || !de->inode)
+				continue;
+			nlen = de_namelen(fs, de);
+			d->d_ino = le32_to_cpu(de->inode);
+			d->d_namlen = (u16)nlen;
+			memcpy(d->d_name, de->name, nlen);
+			d->d_name[nlen] = '\0';
+			d->d_type = fs->fs_filetype && de->file_type < EXT2_FT_MAX ?
+				    vfs_type_by_ft[de->file_type] : VFS_DT_UNKNOWN;
+			*pos = (lblk << fs->fs_bshift) + off + (u32)rec;
+			brelse(bh);
+			return 1;
+		}
+		brelse(bh);
+	}
+	*pos = n << fs->fs_bshift;
+	return 0;
+}

@@ -1,0 +1,164 @@
+/*
+ * ext2 internals shared by the files of fs/ext2/: the in-core superblock
+ * (struct ext2_fs) and in-core inode (struct ext2_inode_info), and the
+ * calls between super.c, balloc.c, ialloc.c, inode.c, bmap.c, dir.c,
+ * file.c and namei.c.  Nothing outside fs/ext2/ includes this; the VFS
+ * sees ext2 only through ext2_fstype and the vnode ops.
+ *
+ * Lock legend: [I] immutable after mount, [v] serialised by the VFS's
+ * single caller (see fs/vfs.h).
+ */
+#ifndef FS_EXT2_EXT2_H
+#define FS_EXT2_EXT2_H
+
+#include "fs/buffer.h"
+#include "fs/vfs.h"
+#include "fs/ext2/ext2_fs.h"
+
+#define EXT2_D_MOUNT	0x01
+#define EXT2_D_ALLOC	0x02
+#define EXT2_D_DIR	0x04
+
+struct ext2_fs {
+	struct block_device	*fs_bdev;		/* [I] */
+	struct vfs_mount	*fs_mnt;		/* [I] */
+	u32			fs_bsize;		/* [I] block size, bytes */
+	u32			fs_bshift;		/* [I] log2(fs_bsize) */
+	u32			fs_apb;			/* [I] block addresses per block */
+	u32			fs_apb_shift;		/* [I] log2(fs_apb) */
+	u32			fs_blocks_count;	/* [I] */
+	u32			fs_first_data_block;	/* [I] */
+	u32			fs_blocks_per_group;	/* [I] */
+	u32			fs_inodes_per_group;	/* [I] */
+	u32			fs_inodes_count;	/* [I] */
+	u32			fs_groups;		/* [I] */
+	u32			fs_inode_size;		/* [I] */
+	u32			fs_first_ino;		/* [I] first non-reserved inode */
+	u32			fs_itable_blocks;	/* [I] inode table blocks per group */
+	u32			fs_gdt_blocks;		/* [I] group descriptor blocks */
+	u32			fs_sb_block;		/* [I] superblock in 1 KiB units: 1 */
+	u64			fs_max_size;		/* [I] largest file, bytes */
+	bool			fs_rdonly;		/* [I] */
+	bool			fs_filetype;		/* [I] dirents carry a file type */
+	bool			fs_flex_bg;		/* [I] metadata may be outside its group */
+	struct ext2_super_block	fs_sb;			/* [v] in-core copy */
+	struct ext2_group_desc	*fs_gd;			/* [v] in-core copies, fs_groups of them */
+	bool			fs_sb_dirty;		/* [v] fs_sb newer than the disk */
+	bool			fs_gd_dirty;		/* [v] fs_gd newer than the disk */
+	bool			fs_error;		/* [v] corruption seen since mount */
+	u16			fs_mount_state;		/* [v] s_state found at mount, restored at unmount */
+	struct list_head	fs_inodes;		/* [v] in-core inodes */
+	u32			fs_ninodes;		/* [v] how many */
+};
+
+struct ext2_inode_info {
+	struct vnode		ei_vnode;	/* ei_vnode.v_ino is the inode number */
+	struct list_head	ei_link;	/* [v] on fs_inodes */
+	struct ext2_fs		*ei_fs;		/* [I] */
+	u32			ei_ino;		/* [I] */
+	struct ext2_inode	ei_raw;		/* [v] the on-disk inode, little-endian */
+	bool			ei_dirty;	/* [v] ei_raw newer than the inode table */
+	bool			ei_bad;		/* [v] failed a check: every access -EUCLEAN */
+	u32			ei_last_block;	/* [v] physical block last allocated: the goal */
+};
+
+static inline struct ext2_inode_info *EXT2_I(struct vnode *v)
+{
+	return container_of(v, struct ext2_inode_info, ei_vnode);
+}
+
+static inline u32 ext2_mode(const struct ext2_inode_info *ei)
+{
+	return le16_to_cpu(ei->ei_raw.i_mode);
+}
+
+static inline bool ext2_isdir(const struct ext2_inode_info *ei)
+{
+	return (ext2_mode(ei) & EXT2_S_IFMT) == EXT2_S_IFDIR;
+}
+
+static inline bool ext2_isreg(const struct ext2_inode_info *ei)
+{
+	return (ext2_mode(ei) & EXT2_S_IFMT) == EXT2_S_IFREG;
+}
+
+static inline bool ext2_islnk(const struct ext2_inode_info *ei)
+{
+	return (ext2_mode(ei) & EXT2_S_IFMT) == EXT2_S_IFLNK;
+}
+
+/* The group a block or an inode belongs to. */
+static inline u32 ext2_block_group(const struct ext2_fs *fs, u32 blk)
+{
+	return (blk - fs->fs_first_data_block) / fs->fs_blocks_per_group;
+}
+
+static inline u32 ext2_ino_group(const struct ext2_fs *fs, u32 ino)
+{
+	return (ino - 1) / fs->fs_inodes_per_group;
+}
+
+/* A block number a pointer may legitimately hold. */
+static inline bool ext2_valid_block(const struct ext2_fs *fs, u32 blk)
+{
+	return blk >= fs->fs_first_data_block && blk < fs->fs_blocks_count;
+}
+
+/* super.c */
+struct buffer_head *ext2_bread(struct ext2_fs *fs, u32 blk);
+struct buffer_head *ext2_getblk_zero(struct ext2_fs *fs, u32 blk);
+void ext2_error(struct ext2_fs *fs, const char *where, const char *fmt, ...) __printf(3, 4);
+u32 ext2_now(void);
+int ext2_write_super(struct ext2_fs *fs);
+
+/* balloc.c: blocks */
+int ext2_new_block(struct ext2_fs *fs, u32 goal, u32 *out);
+int ext2_free_block(struct ext2_fs *fs, u32 blk);
+bool ext2_group_has_super(const struct ext2_fs *fs, u32 group);
+int ext2_find_zero(const u8 *map, u32 nbits, u32 start);
+
+/* ialloc.c: inodes */
+int ext2_new_inode(struct ext2_fs *fs, struct ext2_inode_info *dir, u32 mode,
+		   struct ext2_inode_info **out);
+int ext2_free_inode(struct ext2_fs *fs, u32 ino, bool isdir);
+
+/* inode.c */
+int ext2_iget(struct ext2_fs *fs, u32 ino, struct ext2_inode_info **out);
+int ext2_iget_new(struct ext2_fs *fs, u32 ino, u32 mode, struct ext2_inode_info **out);
+void ext2_iput(struct ext2_inode_info *ei);
+int ext2_write_inode(struct ext2_inode_info *ei);
+void ext2_mark_dirty(struct ext2_inode_info *ei);
+u64 ext2_isize(const struct ext2_inode_info *ei);
+void ext2_set_isize(struct ext2_inode_info *ei, u64 size);
+void ext2_touch(struct ext2_inode_info *ei, bool mtime, bool ctime);
+void ext2_add_blocks(struct ext2_inode_info *ei, int nblocks);
+int ext2_inode_release(struct vnode *v);
+int ext2_getattr(struct vnode *v, struct vfs_stat *st);
+bool ext2_fast_symlink(const struct ext2_inode_info *ei);
+
+/* bmap.c */
+int ext2_bmap(struct ext2_inode_info *ei, u64 lblk, bool create, u32 *pblk);
+int ext2_truncate_blocks(struct ext2_inode_info *ei, u64 size);
+
+/* dir.c */
+int ext2_dir_find(struct ext2_inode_info *dir, const char *name, size_t len, u32 *ino);
+int ext2_dir_add(struct ext2_inode_info *dir, const char *name, size_t len,
+		 u32 ino, u32 mode);
+int ext2_dir_remove(struct ext2_inode_info *dir, const char *name, size_t len);
+int ext2_dir_set(struct ext2_inode_info *dir, const char *name, size_t len,
+		 u32 ino, u32 mode);
+int ext2_dir_empty(struct ext2_inode_info *dir);
+int ext2_dir_init(struct ext2_inode_info *dir, u32 parent);
+int ext2_lookup(struct vnode *dir, const char *name, size_t len, struct vnode **out);
+int ext2_readdir(struct vnode *dir, u64 *pos, struct vfs_dirent *de);
+
+/* file.c */
+long ext2_read(struct vnode *v, u64 pos, void *buf, size_t len);
+long ext2_write(struct vnode *v, u64 pos, const void *buf, size_t len);
+int ext2_truncate(struct vnode *v, u64 size);
+int ext2_readlink(struct vnode *v, char *buf, size_t size);
+
+/* namei.c */
+extern const struct vnode_ops ext2_vnode_ops;
+
+#endif

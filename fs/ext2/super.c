@@ -1,0 +1,592 @@
+/*
+ * ext2: mount, unmount, sync and statfs; the superblock and the group
+ * descriptor table.
+ *
+ * Layer: a filesystem type under the VFS (fs/vfs.h), on the buffer cache
+ * (fs/buffer.h).  Mount reads the superblock at byte 1024, checks every
+ * geometry field against the others and against the device before using
+ * any of them (the disk is hostile), sorts the features into understood,
+ * refused (unknown incompat: no mount) and read-only (unknown ro_compat),
+ * then loads and bounds-checks every group descriptor.  Read-write mounts
+ * clear EXT2_VALID_FS on disk while mounted and bump s_mnt_count; unmount
+ * writes back the state found at mount, plus EXT2_ERROR_FS if corruption
+ * was seen, as Linux does.
+ *
+ * The in-core superblock and descriptors are the authority while mounted
+ * (the allocators update them); ext2_write_super() copies them to their
+ * blocks.  Backup copies in other groups are left alone, as Linux leaves
+ * them: e2fsck only uses them when the primary is damaged.
+ */
+#include "fs/ext2/ext2.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
+#include "kernel/mm/slab.h"
+#include "lib/string.h"
+
+#define EXT2_INCOMPAT_SUPP	(EXT2_FEATURE_INCOMPAT_FILETYPE | \
+				 EXT4_FEATURE_INCOMPAT_FLEX_BG)
+#define EXT2_RO_COMPAT_SUPP	(EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER | \
+				 EXT2_FEATURE_RO_COMPAT_LARGE_FILE)
+
+struct feature_name {
+	u32		fn_bit;
+	const char	*fn_name;
+};
+
+/* Names as e2fsprogs prints them (lib/e2p/feature.c). */
+static const struct feature_name incompat_names[] = {
+	{ EXT2_FEATURE_INCOMPAT_COMPRESSION,	"compression" },
+	{ EXT2_FEATURE_INCOMPAT_FILETYPE,	"filetype" },
+	{ EXT3_FEATURE_INCOMPAT_RECOVER,	"needs_recovery" },
+	{ EXT3_FEATURE_INCOMPAT_JOURNAL_DEV,	"journal_dev" },
+	{ EXT2_FEATURE_INCOMPAT_META_BG,	"meta_bg" },
+	{ EXT4_FEATURE_INCOMPAT_EXTENTS,	"extent" },
+	{ EXT4_FEATURE_INCOMPAT_64BIT,		"64bit" },
+	{ EXT4_FEATURE_INCOMPAT_MMP,		"mmp" },
+	{ EXT4_FEATURE_INCOMPAT_FLEX_BG,	"flex_bg" },
+	{ EXT4_FEATURE_INCOMPAT_EA_INODE,	"ea_inode" },
+	{ EXT4_FEATURE_INCOMPAT_DIRDATA,	"dirdata" },
+	{ EXT4_FEATURE_INCOMPAT_CSUM_SEED,	"metadata_csum_seed" },
+	{ EXT4_FEATURE_INCOMPAT_LARGEDIR,	"large_dir" },
+	{ EXT4_FEATURE_INCOMPAT_INLINE_DATA,	"inline_data" },
+	{ EXT4_FEATURE_INCOMPAT_ENCRYPT,	"encrypt" },
+	{ EXT4_FEATURE_INCOMPAT_CASEFOLD,	"casefold" },
+};
+
+static const struct feature_name ro_compat_names[] = {
+	{ EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER,	"sparse_super" },
+	{ EXT2_FEATURE_RO_COMPAT_LARGE_FILE,	"large_file" },
+	{ EXT2_FEATURE_RO_COMPAT_BTREE_DIR,	"btree_dir" },
+	{ EXT4_FEATURE_RO_COMPAT_HUGE_FILE,	"huge_file" },
+	{ EXT4_FEATURE_RO_COMPAT_GDT_CSUM,	"uninit_bg" },
+	{ EXT4_FEATURE_RO_COMPAT_DIR_NLINK,	"dir_nlink" },
+	{ EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE,	"extra_isize" },
+	{ EXT4_FEATURE_RO_COMPAT_QUOTA,		"quota" },
+	{ EXT4_FEATURE_RO_COMPAT_BIGALLOC,	"bigalloc" },
+	{ EXT4_FEATURE_RO_COMPAT_METADATA_CSUM,	"metadata_csum" },
+	{ EXT4_FEATURE_RO_COMPAT_READONLY,	"read-only" },
+	{ EXT4_FEATURE_RO_COMPAT_PROJECT,	"project" },
+	{ EXT4_FEATURE_RO_COMPAT_VERITY,	"verity" },
+};
+
+/* "extent 64bit 0x80000000" for the set bits of @bits into @buf. */
+static const char *feature_list(char *buf, size_t size, u32 bits,
+				const struct feature_name *names, size_t n)
+{
+	size_t len = 0, i;
+	u32 bit;
+
+	buf[0] = '\0';
+	for (bit = 1; bit; bit <<= 1) {
+		const char *name = NULL;
+
+		if (!(bits & bit))
+			continue;
+		for (i = 0; i < n; i++)
+			if (names[i].fn_bit == bit)
+				name = names[i].fn_name;
+		if (len < size) {
+			if (name)
+				len += snprintf(buf + len, size - len, "%s%s", len ? " " : "", name);
+			else
+				len += snprintf(buf + len, size - len, "%s0x%x", len ? " " : "", bit);
+		}
+	}
+	return buf;
+}
+
+u32 ext2_now(void)
+{
+	return (u32)wallclock_unix();
+}
+
+/*
+ * Report corruption once per call, where it was found, and remember it:
+ * a read-write filesystem gets EXT2_ERROR_FS on disk at the next sync.
+ */
+void ext2_error(struct ext2_fs *fs, const char *where, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pr_err("ext2 (%s): error in %s: %s\n", bdev_name(fs->fs_bdev), where, msg);
+	fs->fs_error = true;
+	if (!fs->fs_rdonly) {
+		fs->fs_sb.s_state = cpu_to_le16(le16_to_cpu(fs->fs_sb.s_state) | EXT2_ERROR_FS);
+		fs->fs_sb_dirty = true;
+	}
+}
+
+/* Read filesystem block @blk, refusing numbers outside the filesystem. */
+struct buffer_head *ext2_bread(struct ext2_fs *fs, u32 blk)
+{
+	if (blk >= fs->fs_blocks_count) {
+		ext2_error(fs, "bread", "block %u beyond the filesystem (%u blocks)",
+			   blk, fs->fs_blocks_count);
+		return ERR_PTR(-EUCLEAN);
+	}
+	return bread(fs->fs_bdev, blk, fs->fs_bsize);
+}
+
+/* A buffer for newly allocated block @blk, zero-filled and dirty. */
+struct buffer_head *ext2_getblk_zero(struct ext2_fs *fs, u32 blk)
+{
+	struct buffer_head *bh = getblk(fs->fs_bdev, blk, fs->fs_bsize);
+
+	if (IS_ERR(bh))
+		return bh;
+	memset(bh->b_data, 0, bh->b_size);
+	set_buffer_uptodate(bh);
+	mark_buffer_dirty(bh);
+	return bh;
+}
+
+/* Does @group hold a superblock backup (doc: "sparse_super")? */
+bool ext2_group_has_super(const struct ext2_fs *fs, u32 group)
+{
+	u32 p;
+
+	if (group <= 1)
+		return true;
+	if (!(le32_to_cpu(fs->fs_sb.s_feature_ro_compat) & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER))
+		return true;
+	if (!(group & 1))
+		return false;
+	for (p = 3; p <= 7; p += 2) {
+		u64 x = p;
+
+		while (x < group)
+			x *= p;
+		if (x == group)
+			return true;
+	}
+	return false;
+}
+
+/* Copy the in-core superblock and descriptors to their blocks (dirty). */
+int ext2_write_super(struct ext2_fs *fs)
+{
+	struct buffer_head *bh;
+	u32 i, per = fs->fs_bsize / sizeof(struct ext2_group_desc);
+
+	if (fs->fs_rdonly)
+		return 0;
+	if (fs->fs_gd_dirty) {
+		for (i = 0; i < fs->fs_gdt_blocks; i++) {
+			u32 n = min(per, fs->fs_groups - i * per);
+
+			bh = ext2_bread(fs, fs->fs_first_data_block + 1 + i);
+			if (IS_ERR(bh))
+				return PTR_ERR(bh);
+			memcpy(bh->b_data, &fs->fs_gd[i * per], n * sizeof(struct ext2_group_desc));
+			mark_buffer_dirty(bh);
+			brelse(bh);
+		}
+		fs->fs_gd_dirty = false;
+	}
+	if (fs->fs_sb_dirty) {
+		fs->fs_sb.s_wtime = cpu_to_le32(ext2_now());
+		bh = ext2_bread(fs, EXT2_SUPER_OFFSET / fs->fs_bsize);
+		if (IS_ERR(bh))
+			return PTR_ERR(bh);
+		memcpy(bh->b_data + EXT2_SUPER_OFFSET % fs->fs_bsize, &fs->fs_sb, EXT2_SUPER_SIZE);
+		mark_buffer_dirty(bh);
+		brelse(bh);
+		fs->fs_sb_dirty = false;
+	}
+	return 0;
+}
+
+/*
+ * Check the superblock's geometry in @sb (a local copy) against itself and
+ * a device of @devbytes, and fill the derived fields of @fs.  Returns 0 or
+ * -EINVAL after printing what is wrong.
+ */
+static int ext2_check_geometry(struct ext2_fs *fs, const struct ext2_super_block *sb,
+			       u64 devbytes, const char *dev)
+{
+	u32 log = le32_to_cpu(sb->s_log_block_size), bpg, ipg, groups, isize;
+	const char *why = NULL;
+
+	if (le16_to_cpu(sb->s_magic) != EXT2_SUPER_MAGIC) {
+		pr_err("ext2 (%s): bad superblock magic 0x%04x\n", dev, le16_to_cpu(sb->s_magic));
+		return -EINVAL;
+	}
+	if (le32_to_cpu(sb->s_rev_level) > EXT2_DYNAMIC_REV) {
+		why = "unknown revision";
+		goto bad;
+	}
+	if (log > EXT2_MAX_BLOCK_LOG - EXT2_MIN_BLOCK_LOG) {
+		why = "block size";
+		goto bad;
+	}
+	fs->fs_bshift = EXT2_MIN_BLOCK_LOG + log;
+	fs->fs_bsize = 1U << fs->fs_bshift;
+	fs->fs_apb = fs->fs_bsize / 4;
+	fs->fs_apb_shift = fs->fs_bshift - 2;
+	fs->fs_blocks_count = le32_to_cpu(sb->s_blocks_count);
+	fs->fs_first_data_block = le32_to_cpu(sb->s_first_data_block);
+	bpg = fs->fs_blocks_per_group = le32_to_cpu(sb->s_blocks_per_group);
+	ipg = fs->fs_inodes_per_group = le32_to_cpu(sb->s_inodes_per_group);
+	fs->fs_inodes_count = le32_to_cpu(sb->s_inodes_count);
+	if (le32_to_cpu(sb->s_rev_level) == EXT2_GOOD_OLD_REV) {
+		isize = EXT2_GOOD_OLD_INODE_SIZE;
+		fs->fs_first_ino = EXT2_GOOD_OLD_FIRST_INO;
+	} else {
+		isize = le16_to_cpu(sb->s_inode_size);
+		fs->fs_first_ino = le32_to_cpu(sb->s_first_ino);
+	}
+	fs->fs_inode_size = isize;
+	if (fs->fs_first_data_block != (fs->fs_bsize == 1024 ? 1U : 0U)) {
+		why = "first data block";
+		goto bad;
+	}
+	if (fs->fs_blocks_count <= fs->fs_first_data_block + 1 ||
+	    (u64)fs->fs_blocks_count << fs->fs_bshift > devbytes) {
+		why = "block count (larger than the device?)";
+		goto bad;
+	}
+	if (bpg == 0 || bpg > 8 * fs->fs_bsize || ipg == 0 || ipg > 8 * fs->fs_bsize) {
+		why = "blocks or inodes per group";
+		goto bad;
+	}
+	if (isize < EXT2_GOOD_OLD_INODE_SIZE || isize > fs->fs_bsize || !is_power_of_2(isize)) {
+		why = "inode size";
+		goto bad;
+	}
+	groups = (fs->fs_blocks_count - fs->fs_first_data_block + bpg - 1) / bpg;
+	fs->fs_groups = groups;
+	if ((u64)groups * ipg != fs->fs_inodes_count) {
+		why = "inode count does not match the groups";
+		goto bad;
+	}
+	if (fs->fs_first_ino < EXT2_GOOD_OLD_FIRST_INO || fs->fs_first_ino >= fs->fs_inodes_count) {
+		why = "first inode";
+		goto bad;
+	}
+	fs->fs_itable_blocks = (u32)DIV_ROUND_UP((u64)ipg * isize, fs->fs_bsize);
+	fs->fs_gdt_blocks = (u32)DIV_ROUND_UP((u64)groups * sizeof(struct ext2_group_desc),
+					      fs->fs_bsize);
+	if (fs->fs_first_data_block + 1 + fs->fs_gdt_blocks >= fs->fs_blocks_count) {
+		why = "group descriptors beyond the end";
+		goto bad;
+	}
+	return 0;
+bad:
+	pr_err("ext2 (%s): impossible geometry in the superblock: %s\n", dev, why);
+	return -EINVAL;
+}
+
+/*
+ * The largest file: what triple indirection addresses, limited by i_blocks
+ * (2^32 512-byte units, indirect blocks included) as Linux's
+ * ext2_max_size() reasons, and by 2 GiB - 1 without large_file.
+ */
+static u64 ext2_max_size(const struct ext2_fs *fs)
+{
+	u64 apb = fs->fs_apb, blocks, limit, meta;
+
+	blocks = EXT2_NDIR_BLOCKS + apb + apb * apb + apb * apb * apb;
+	meta = 1 + (1 + apb) + (1 + apb + apb * apb);
+	limit = (((u64)1 << 32) - 1) >> (fs->fs_bshift - 9);
+	if (limit > meta)
+		limit -= meta;
+	blocks = min(blocks, limit);
+	return blocks << fs->fs_bshift;
+}
+
+static int ext2_check_features(struct ext2_fs *fs, const char *dev, bool *force_ro)
+{
+	const struct ext2_super_block *sb = &fs->fs_sb;
+	u32 incompat = 0, ro_compat = 0;
+	char names[128];
+
+	if (le32_to_cpu(sb->s_rev_level) >= EXT2_DYNAMIC_REV) {
+		incompat = le32_to_cpu(sb->s_feature_incompat);
+		ro_compat = le32_to_cpu(sb->s_feature_ro_compat);
+	}
+	if (incompat & EXT3_FEATURE_INCOMPAT_RECOVER) {
+		pr_err("ext2 (%s): the journal needs recovery; refusing to mount\n", dev);
+		return -EINVAL;
+	}
+	if (incompat & ~EXT2_INCOMPAT_SUPP) {
+		pr_err("ext2 (%s): unsupported features: %s; refusing to mount\n", dev,
+		       feature_list(names, sizeof(names), incompat & ~EXT2_INCOMPAT_SUPP,
+				    incompat_names, ARRAY_SIZE(incompat_names)));
+		return -EINVAL;
+	}
+	if ((ro_compat & ~EXT2_RO_COMPAT_SUPP) && !*force_ro) {
+		pr_warn("ext2 (%s): unsupported features: %s; mounting read-only\n", dev,
+			feature_list(names, sizeof(names), ro_compat & ~EXT2_RO_COMPAT_SUPP,
+				     ro_compat_names, ARRAY_SIZE(ro_compat_names)));
+		*force_ro = true;
+	}
+	fs->fs_filetype = incompat & EXT2_FEATURE_INCOMPAT_FILETYPE;
+	fs->fs_flex_bg = incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG;
+	return 0;
+}
+
+/* Load the descriptor table and check every descriptor's bounds. */
+static int ext2_load_groups(struct ext2_fs *fs, const char *dev)
+{
+	u32 per = fs->fs_bsize / sizeof(struct ext2_group_desc), i, g;
+	u64 free_blocks = 0, free_inodes = 0;
+	struct buffer_head *bh;
+
+	fs->fs_gd = kcalloc(fs->fs_groups, sizeof(struct ext2_group_desc), GFP_KERNEL);
+	if (!fs->fs_gd)
+		return -ENOMEM;
+	for (i = 0; i < fs->fs_gdt_blocks; i++) {
+		u32 n = min(per, fs->fs_groups - i * per);
+
+		bh = bread(fs->fs_bdev, fs->fs_first_data_block + 1 + i, fs->fs_bsize);
+		if (IS_ERR(bh)) {
+			pr_err("ext2 (%s): cannot read group descriptors: %s\n", dev,
+			       errstr(PTR_ERR(bh)));
+			return PTR_ERR(bh);
+		}
+		memcpy(&fs->fs_gd[i * per], bh->b_data, n * sizeof(struct ext2_group_desc));
+		brelse(bh);
+	}
+	for (g = 0; g < fs->fs_groups; g++) {
+		const struct ext2_group_desc *gd = &fs->fs_gd[g];
+		u32 first = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
+		u32 last = min(first + fs->fs_blocks_per_group, fs->fs_blocks_count) - 1;
+		u32 bb = le32_to_cpu(gd->bg_block_bitmap), ib = le32_to_cpu(gd->bg_inode_bitmap);
+		u32 it = le32_to_cpu(gd->bg_inode_table);
+
+		if (fs->fs_flex_bg) {
+			first = fs->fs_first_data_block;
+			last = fs->fs_blocks_count - 1;
+		}
+		if (bb < first || bb > last || ib < first || ib > last || it < first ||
+		    (u64)it + fs->fs_itable_blocks - 1 > last ||
+		    le16_to_cpu(gd->bg_free_blocks_count) > fs->fs_blocks_per_group ||
+		    le16_to_cpu(gd->bg_free_inodes_count) > fs->fs_inodes_per_group ||
+		    le16_to_cpu(gd->bg_used_dirs_count) > fs->fs_inodes_per_group) {
+			pr_err("ext2 (%s): group descriptor %u is corrupt\n", dev, g);
+			return -EINVAL;
+		}
+		free_blocks += le16_to_cpu(gd->bg_free_blocks_count);
+		free_inodes += le16_to_cpu(gd->bg_free_inodes_count);
+	}
+	/* The descriptors are authoritative, as Linux's counters take them. */
+	if (free_blocks > fs->fs_blocks_count || free_inodes > fs->fs_inodes_count) {
+		pr_err("ext2 (%s): free counts larger than the filesystem\n", dev);
+		return -EINVAL;
+	}
+	fs->fs_sb.s_free_blocks_count = cpu_to_le32((u32)free_blocks);
+	fs->fs_sb.s_free_inodes_count = cpu_to_le32((u32)free_inodes);
+	return 0;
+}
+
+static int ext2_probe(struct block_device *bdev)
+{
+	struct buffer_head *bh;
+	struct ext2_super_block *sb;
+	int found;
+
+	if (bdev_nr_bytes(bdev) < EXT2_SUPER_OFFSET + EXT2_SUPER_SIZE)
+		return 0;
+	bh = bread(bdev, EXT2_SUPER_OFFSET / EXT2_SUPER_SIZE, EXT2_SUPER_SIZE);
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	sb = (struct ext2_super_block *)bh->b_data;
+	found = le16_to_cpu(sb->s_magic) == EXT2_SUPER_MAGIC &&
+		le32_to_cpu(sb->s_log_block_size) <= EXT2_MAX_BLOCK_LOG - EXT2_MIN_BLOCK_LOG;
+	brelse(bh);
+	return found;
+}
+
+static void ext2_free_fs(struct ext2_fs *fs)
+{
+	kfree(fs->fs_gd);
+	kfree(fs);
+}
+
+static int ext2_mount(struct vfs_mount *mnt, struct block_device *bdev)
+{
+	const char *dev = bdev_name(bdev);
+	struct ext2_inode_info *root;
+	struct buffer_head *bh;
+	struct ext2_fs *fs;
+	bool ro = (mnt->mnt_flags & VFS_MNT_RDONLY) || bdev_read_only(bdev);
+	int err;
+
+	fs = kzalloc(sizeof(*fs), GFP_KERNEL);
+	if (!fs)
+		return -ENOMEM;
+	fs->fs_bdev = bdev;
+	fs->fs_mnt = mnt;
+	fs->fs_rdonly = true;		/* nothing may be written until we know */
+	INIT_LIST_HEAD(&fs->fs_inodes);
+
+	if (bdev_nr_bytes(bdev) < EXT2_SUPER_OFFSET + EXT2_SUPER_SIZE) {
+		err = -EINVAL;
+		goto free_fs;
+	}
+	bh = bread(bdev, EXT2_SUPER_OFFSET / EXT2_SUPER_SIZE, EXT2_SUPER_SIZE);
+	if (IS_ERR(bh)) {
+		pr_err("ext2 (%s): cannot read the superblock: %s\n", dev, errstr(PTR_ERR(bh)));
+		err = PTR_ERR(bh);
+		goto free_fs;
+	}
+	memcpy(&fs->fs_sb, bh->b_data, EXT2_SUPER_SIZE);
+	brelse(bh);
+
+	err = ext2_check_geometry(fs, &fs->fs_sb, bdev_nr_bytes(bdev), dev);
+	if (err)
+		goto free_fs;
+	err = ext2_check_features(fs, dev, &ro);
+	if (err)
+		goto free_fs;
+	fs->fs_max_size = ext2_max_size(fs);
+	err = ext2_load_groups(fs, dev);
+	if (err)
+		goto free_fs;
+
+	err = ext2_iget(fs, EXT2_ROOT_INO, &root);
+	if (err) {
+		pr_err("ext2 (%s): cannot read the root directory: %s\n", dev, errstr(err));
+		goto free_fs;
+	}
+	if (!ext2_isdir(root)) {
+		pr_err("ext2 (%s): the root inode is not a directory\n", dev);
+		err = -EINVAL;
+		goto put_root;
+	}
+
+	if (!ro) {
+		u16 state = le16_to_cpu(fs->fs_sb.s_state);
+
+		if (!(state & EXT2_VALID_FS))
+			pr_warn("ext2 (%s): mounting an unchecked filesystem; run e2fsck\n", dev);
+		else if (state & EXT2_ERROR_FS)
+			pr_warn("ext2 (%s): mounting a filesystem with errors; run e2fsck\n", dev);
+		fs->fs_rdonly = false;
+		fs->fs_sb.s_state = cpu_to_le16(state & ~EXT2_VALID_FS);
+		fs->fs_sb.s_mnt_count = cpu_to_le16(le16_to_cpu(fs->fs_sb.s_mnt_count) + 1);
+		fs->fs_sb.s_mtime = cpu_to_le32(ext2_now());
+		fs->fs_sb_dirty = true;
+		fs->fs_mount_state = state;
+		err = ext2_write_super(fs);
+		if (!err)
+			err = sync_blockdev(bdev);
+		if (err) {
+			pr_err("ext2 (%s): cannot write the superblock: %s\n", dev, errstr(err));
+			goto put_root;
+		}
+	} else {
+		mnt->mnt_flags |= VFS_MNT_RDONLY;
+	}
+	mnt->mnt_priv = fs;
+	mnt->mnt_root = &root->ei_vnode;
+	DPRINTF(EXT2_D_MOUNT, "ext2 (%s): %u blocks of %u, %u groups%s\n", dev,
+		fs->fs_blocks_count, fs->fs_bsize, fs->fs_groups, ro ? ", read-only" : "");
+	return 0;
+
+put_root:
+	ext2_iput(root);
+free_fs:
+	invalidate_bdev(bdev);
+	mnt->mnt_priv = NULL;
+	ext2_free_fs(fs);
+	return err;
+}
+
+/* Write every dirty in-core inode, the descriptors and the superblock. */
+static int ext2_flush(struct ext2_fs *fs)
+{
+	struct ext2_inode_info *ei;
+	int err = 0, e;
+
+	if (fs->fs_rdonly)
+		return 0;
+	list_for_each_entry(ei, &fs->fs_inodes, ei_link) {
+		e = ext2_write_inode(ei);
+		if (e && !err)
+			err = e;
+	}
+	e = ext2_write_super(fs);
+	if (e && !err)
+		err = e;
+	e = sync_blockdev(fs->fs_bdev);
+	if (e && !err)
+		err = e;
+	return err;
+}
+
+static int ext2_sync(struct vfs_mount *mnt)
+{
+	return ext2_flush(mnt->mnt_priv);
+}
+
+static int ext2_umount(struct vfs_mount *mnt)
+{
+	struct ext2_fs *fs = mnt->mnt_priv;
+	struct ext2_inode_info *ei;
+	int err;
+
+	list_for_each_entry(ei, &fs->fs_inodes, ei_link)
+		if (&ei->ei_vnode == mnt->mnt_root ? ei->ei_vnode.v_count > 1
+						   : ei->ei_vnode.v_count > 0)
+			return -EBUSY;
+	err = vnode_put(mnt->mnt_root);
+	mnt->mnt_root = NULL;
+	if (!fs->fs_rdonly) {
+		u16 state = fs->fs_mount_state;
+
+		if (fs->fs_error || (le16_to_cpu(fs->fs_sb.s_state) & EXT2_ERROR_FS))
+			state |= EXT2_ERROR_FS;
+		fs->fs_sb.s_state = cpu_to_le16(state);
+		fs->fs_sb_dirty = true;
+		fs->fs_gd_dirty = true;
+	}
+	if (!err)
+		err = ext2_flush(fs);
+	else
+		ext2_flush(fs);	/* error already printed; write what we can */
+	if (fs->fs_ninodes)
+		panic("ext2_umount: %u in-core inodes left", fs->fs_ninodes);
+	if (invalidate_bdev(fs->fs_bdev) && !err)
+		err = -EBUSY;
+	ext2_free_fs(fs);
+	mnt->mnt_priv = NULL;
+	return err;
+}
+
+static int ext2_statfs(struct vfs_mount *mnt, struct vfs_statfs *st)
+{
+	struct ext2_fs *fs = mnt->mnt_priv;
+	const struct ext2_super_block *sb = &fs->fs_sb;
+	u64 bfree = le32_to_cpu(sb->s_free_blocks_count);
+	u64 r = le32_to_cpu(sb->s_r_blocks_count);
+
+	memset(st, 0, sizeof(*st));
+	st->f_type = "ext2";
+	st->f_bsize = fs->fs_bsize;
+	st->f_blocks = fs->fs_blocks_count;
+	st->f_bfree = bfree;
+	st->f_bavail = bfree > r ? bfree - r : 0;
+	st->f_files = fs->fs_inodes_count;
+	st->f_ffree = le32_to_cpu(sb->s_free_inodes_count);
+	memcpy(st->f_uuid, sb->s_uuid, sizeof(st->f_uuid));
+	memcpy(st->f_label, sb->s_volume_name, sizeof(sb->s_volume_name));
+	st->f_label[16] = '\0';
+	st->f_rdonly = fs->fs_rdonly;
+	st->f_errors = fs->fs_error || (le16_to_cpu(sb->s_state) & EXT2_ERROR_FS);
+	return 0;
+}
+
+const struct vfs_fstype ext2_fstype = {
+	.ft_name	= "ext2",
+	.ft_probe	= ext2_probe,
+	.ft_mount	= ext2_mount,
+	.ft_umount	= ext2_umount,
+	.ft_sync	= ext2_sync,
+	.ft_statfs	= ext2_statfs,
+};

@@ -1,0 +1,214 @@
+/*
+ * Path walk: from a path string to a vnode, one component at a time.
+ *
+ * Paths are absolute ("/sda1/etc/passwd"; a relative path is taken from
+ * "/").  "." stays, ".." goes up (from a mount's root to "/", from "/" to
+ * itself), and a symlink met on the way (or at the end, when following)
+ * is spliced in: its target replaces the component and the walk goes on
+ * from "/" or from the link's directory.  At most VFS_MAXSYMLINKS links
+ * per walk (-ELOOP), VFS_PATH_MAX bytes of path after splicing
+ * (-ENAMETOOLONG): the walk is a loop over a buffer, never a recursion,
+ * so no disk contents decide its depth.
+ */
+#include "fs/vfs.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/mm/slab.h"
+#include "lib/string.h"
+
+extern struct vnode vfs_rootv;
+
+struct nameidata {
+	char		*nd_path;	/* the rest of the path, spliced in place */
+	char		*nd_tmp;	/* scratch for splicing a symlink */
+	struct vnode	*nd_cur;	/* referenced */
+	unsigned	nd_links;	/* symlinks followed so far */
+};
+
+/* Step from @nd->nd_cur to its parent. */
+static int walk_dotdot(struct nameidata *nd)
+{
+	struct vnode *cur = nd->nd_cur, *up;
+	int err;
+
+	if (!cur->v_mnt)
+		return 0;			/* "/" is its own parent */
+	if (cur == cur->v_mnt->mnt_root) {
+		up = &vfs_rootv;
+		vnode_get(up);
+	} else {
+		err = cur->v_ops->vop_lookup(cur, "..", 2, &up);
+		if (err)
+			return err;
+	}
+	vnode_put(cur);
+	nd->nd_cur = up;
+	return 0;
+}
+
+/*
+ * Replace the symlink component with the link's target: the new path is
+ * target + "/" + @rest (just target when @rest is empty).  The walk restarts at "/" for an absolute target.
+ */
+static int walk_splice(struct nameidata *nd, struct vnode *link, const char *rest)
+{
+	size_t rlen = strlen(rest);
+	int n;
+
+	if (++nd->nd_links > VFS_MAXSYMLINKS)
+		return -ELOOP;
+	if (!link->v_ops->vop_readlink)
+		return -EINVAL;
+	n = link->v_ops->vop_readlink(link, nd->nd_tmp, VFS_PATH_MAX);
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return -ENOENT;
+	if ((size_t)n + 1 + rlen + 1 > VFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	if (rlen) {
+		nd->nd_tmp[n++] = '/';
+		memcpy(nd->nd_tmp + n, rest, rlen);
+	}
+	nd->nd_tmp[n + rlen] = '\0';
+	memcpy(nd->nd_path, nd->nd_tmp, (size_t)n + rlen + 1);
+	if (nd->nd_path[0] == '/') {
+		vnode_put(nd->nd_cur);
+		nd->nd_cur = &vfs_rootv;
+		vnode_get(nd->nd_cur);
+	}
+	return 0;
+}
+
+/*
+ * Walk @path.  With @parent, stop before the last component and copy it
+ * to @last; otherwise end on the last component, following a final
+ * symlink if @follow.  The result is nd->nd_cur (referenced).
+ */
+static int walk(struct nameidata *nd, const char *path, bool follow, bool parent, char *last)
+{
+	char *p, *end;
+	struct vnode *next;
+	size_t len;
+	int err;
+
+	if (strlen(path) >= VFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	if (path[0] == '\0')
+		return -ENOENT;
+	memcpy(nd->nd_path, path, strlen(path) + 1);
+	nd->nd_cur = &vfs_rootv;
+	vnode_get(nd->nd_cur);
+	p = nd->nd_path;
+	for (;;) {
+		bool is_last, is_dir_wanted;
+
+		while (*p == '/')
+			p++;
+		if (*p == '\0') {
+			if (parent)
+				return -EBUSY;	/* "/" or "/sda1/" has no last name */
+			return 0;
+		}
+		for (end = p; *end && *end != '/'; end++)
+			;
+		len = (size_t)(end - p);
+		if (len > VFS_NAME_MAX)
+			return -ENAMETOOLONG;
+		is_dir_wanted = *end == '/';
+		while (*end == '/')
+			end++;
+		is_last = *end == '\0';
+		if (!VFS_S_ISDIR(nd->nd_cur->v_mode))
+			return -ENOTDIR;
+		if (parent && is_last) {
+			if ((len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
+				return -EINVAL;
+			memcpy(last, p, len);
+			last[len] = '\0';
+			return 0;
+		}
+		if (len == 1 && p[0] == '.') {
+			p = end;
+			continue;
+		}
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			err = walk_dotdot(nd);
+			if (err)
+				return err;
+			p = end;
+			continue;
+		}
+		err = nd->nd_cur->v_ops->vop_lookup(nd->nd_cur, p, len, &next);
+		if (err)
+			return err;
+		if (VFS_S_ISLNK(next->v_mode) && (!is_last || follow || is_dir_wanted)) {
+			/* @end points into nd_path, which the splice rewrites: copy first. */
+			size_t rlen = strlen(end);
+
+			memmove(nd->nd_path, end, rlen + 1);
+			err = walk_splice(nd, next, nd->nd_path);
+			vnode_put(next);
+			if (err)
+				return err;
+			p = nd->nd_path;
+			continue;
+		}
+		vnode_put(nd->nd_cur);
+		nd->nd_cur = next;
+		if (is_last && is_dir_wanted && !VFS_S_ISDIR(next->v_mode))
+			return -ENOTDIR;
+		p = end;
+	}
+}
+
+static int nd_init(struct nameidata *nd)
+{
+	nd->nd_path = kmalloc(2 * VFS_PATH_MAX, GFP_KERNEL);
+	if (!nd->nd_path)
+		return -ENOMEM;
+	nd->nd_tmp = nd->nd_path + VFS_PATH_MAX;
+	nd->nd_cur = NULL;
+	nd->nd_links = 0;
+	return 0;
+}
+
+/**
+ * vfs_lookup - the vnode @path names, referenced
+ * @follow: follow a symlink in the last component
+ * Returns 0, -ENOENT, -ENOTDIR, -ELOOP, -ENAMETOOLONG, or the
+ * filesystem's error.  Release with vnode_put().
+ */
+int vfs_lookup(const char *path, bool follow, struct vnode **out)
+{
+	struct nameidata nd;
+	int err;
+
+	err = nd_init(&nd);
+	if (err)
+		return err;
+	err = walk(&nd, path, follow, false, NULL);
+	if (err)
+		vnode_put(nd.nd_cur);
+	else
+		*out = nd.nd_cur;
+	kfree(nd.nd_path);
+	return err;
+}
+
+int vfs_lookup_parent(const char *path, struct vnode **dir, char *name)
+{
+	struct nameidata nd;
+	int err;
+
+	err = nd_init(&nd);
+	if (err)
+		return err;
+	err = walk(&nd, path, false, true, name);
+	if (err)
+		vnode_put(nd.nd_cur);
+	else
+		*dir = nd.nd_cur;
+	kfree(nd.nd_path);
+	return err;
+}

@@ -1,0 +1,225 @@
+/*
+ * The VFS contract: a mount table of filesystems, each plugged in through
+ * a const ops table, and path-based file operations on top.
+ *
+ * Names: the tree is "/" (a directory of mount points, nothing else) and
+ * one mount per top-level name: /sda1, /hdb5, /mnt.  Paths are absolute;
+ * "." and ".." work, ".." at a mount's root leads back to "/", and
+ * symlinks are followed up to VFS_MAXSYMLINKS times per walk.
+ *
+ * Objects: a vnode is one file of one mounted filesystem, reference
+ * counted; the filesystem allocates it inside its own in-core inode and
+ * frees it in vop_release when the last reference goes.  An open file
+ * (struct vfs_file) holds a vnode reference, flags and a position.
+ *
+ * Errors: 0 or a count on success, a negative errno on failure.  Every
+ * modifying call on a read-only mount fails with -EROFS before the
+ * filesystem sees it.
+ *
+ * Locking: the VFS and the filesystems below it are entered by one caller
+ * at a time (the shell thread); nothing here may be called from interrupt
+ * context.  Fields are tagged [I] immutable or [v] that serialisation.
+ */
+#ifndef FS_VFS_H
+#define FS_VFS_H
+
+#include "kernel/compiler.h"
+#include "lib/list.h"
+
+struct block_device;
+struct vfs_mount;
+struct vnode;
+
+#define VFS_NAME_MAX		255	/* bytes in one path component */
+#define VFS_PATH_MAX		1024	/* bytes in a path, terminator included */
+#define VFS_MAXSYMLINKS		8	/* symlinks followed in one walk */
+#define VFS_MNTNAME_MAX		32	/* bytes in a mount point's name */
+
+/* Mode bits: POSIX values, so ext2's i_mode maps one to one. */
+#define VFS_S_IFMT	0170000
+#define VFS_S_IFSOCK	0140000
+#define VFS_S_IFLNK	0120000
+#define VFS_S_IFREG	0100000
+#define VFS_S_IFBLK	0060000
+#define VFS_S_IFDIR	0040000
+#define VFS_S_IFCHR	0020000
+#define VFS_S_IFIFO	0010000
+#define VFS_S_ISDIR(m)	(((m) & VFS_S_IFMT) == VFS_S_IFDIR)
+#define VFS_S_ISREG(m)	(((m) & VFS_S_IFMT) == VFS_S_IFREG)
+#define VFS_S_ISLNK(m)	(((m) & VFS_S_IFMT) == VFS_S_IFLNK)
+
+/* Directory entry types (Linux DT_ values). */
+#define VFS_DT_UNKNOWN	0
+#define VFS_DT_FIFO	1
+#define VFS_DT_CHR	2
+#define VFS_DT_DIR	4
+#define VFS_DT_BLK	6
+#define VFS_DT_REG	8
+#define VFS_DT_LNK	10
+#define VFS_DT_SOCK	12
+
+/* Open flags (Linux values). */
+#define VFS_O_RDONLY	0x0000
+#define VFS_O_WRONLY	0x0001
+#define VFS_O_RDWR	0x0002
+#define VFS_O_ACCMODE	0x0003
+#define VFS_O_CREAT	0x0040
+#define VFS_O_EXCL	0x0080
+#define VFS_O_TRUNC	0x0200
+#define VFS_O_APPEND	0x0400
+#define VFS_O_DIRECTORY	0x10000
+#define VFS_O_NOFOLLOW	0x20000
+
+/* Seek origins */
+#define VFS_SEEK_SET	0
+#define VFS_SEEK_CUR	1
+#define VFS_SEEK_END	2
+
+/* Mount flags */
+#define VFS_MNT_RDONLY	0x0001
+
+struct vfs_stat {
+	u64	st_ino;
+	u32	st_mode;
+	u32	st_nlink;
+	u32	st_uid, st_gid;
+	u64	st_size;
+	u64	st_blocks;		/* 512-byte units allocated */
+	u32	st_blksize;
+	s64	st_atime, st_mtime, st_ctime;	/* seconds since 1970 */
+};
+
+struct vfs_statfs {
+	const char *f_type;		/* "ext2" */
+	u32	f_bsize;
+	u64	f_blocks, f_bfree, f_bavail;
+	u64	f_files, f_ffree;
+	u8	f_uuid[16];
+	char	f_label[17];
+	bool	f_rdonly;
+	bool	f_errors;		/* the filesystem has seen corruption */
+};
+
+struct vfs_dirent {
+	u64	d_ino;
+	u8	d_type;			/* VFS_DT_* */
+	u16	d_namlen;
+	char	d_name[VFS_NAME_MAX + 1];
+};
+
+struct vnode {
+	const struct vnode_ops	*v_ops;		/* [I] */
+	struct vfs_mount	*v_mnt;		/* [I] NULL for "/" */
+	u64			v_ino;		/* [I] */
+	u32			v_mode;		/* [v] type and permission bits */
+	u32			v_count;	/* [v] references */
+};
+
+/*
+ * Per-file operations.  Names are (pointer, length), not terminated, and
+ * never ".", ".." (except in lookup) or longer than VFS_NAME_MAX.  Calls
+ * that return a vnode return it referenced.
+ */
+struct vnode_ops {
+	int	(*vop_lookup)(struct vnode *dir, const char *name, size_t len,
+			      struct vnode **out);
+	int	(*vop_getattr)(struct vnode *v, struct vfs_stat *st);
+	/* Bytes read (0 at end of file) or -errno. */
+	long	(*vop_read)(struct vnode *v, u64 pos, void *buf, size_t len);
+	/* Bytes written or -errno; a short count means the disk filled up. */
+	long	(*vop_write)(struct vnode *v, u64 pos, const void *buf, size_t len);
+	int	(*vop_truncate)(struct vnode *v, u64 size);
+	/* 1 and an entry, 0 at the end, or -errno; *pos is opaque. */
+	int	(*vop_readdir)(struct vnode *dir, u64 *pos, struct vfs_dirent *de);
+	/* The target's length, copied without terminator into buf (truncated). */
+	int	(*vop_readlink)(struct vnode *v, char *buf, size_t size);
+	int	(*vop_create)(struct vnode *dir, const char *name, size_t len, u32 mode,
+			      struct vnode **out);
+	int	(*vop_mkdir)(struct vnode *dir, const char *name, size_t len, u32 mode);
+	int	(*vop_symlink)(struct vnode *dir, const char *name, size_t len,
+			       const char *target);
+	int	(*vop_link)(struct vnode *v, struct vnode *dir, const char *name, size_t len);
+	int	(*vop_unlink)(struct vnode *dir, const char *name, size_t len);
+	int	(*vop_rmdir)(struct vnode *dir, const char *name, size_t len);
+	int	(*vop_rename)(struct vnode *odir, const char *oname, size_t olen,
+			      struct vnode *ndir, const char *nname, size_t nlen);
+	/* The last reference went: write back, free if unlinked. */
+	int	(*vop_release)(struct vnode *v);
+};
+
+/* A filesystem type. */
+struct vfs_fstype {
+	const char	*ft_name;
+	/* 1: this device holds one of mine, 0: not mine, -errno: I/O failed. */
+	int	(*ft_probe)(struct block_device *bdev);
+	/* Fill mnt_root (referenced) and mnt_priv; may add VFS_MNT_RDONLY to mnt_flags. */
+	int	(*ft_mount)(struct vfs_mount *mnt, struct block_device *bdev);
+	/* -EBUSY while files are in use; otherwise write back and free. */
+	int	(*ft_umount)(struct vfs_mount *mnt);
+	int	(*ft_sync)(struct vfs_mount *mnt);
+	int	(*ft_statfs)(struct vfs_mount *mnt, struct vfs_statfs *st);
+};
+
+struct vfs_mount {
+	struct list_head		mnt_link;	/* [v] on the mount table */
+	char				mnt_name[VFS_MNTNAME_MAX];	/* [I] "sda1" */
+	const struct vfs_fstype		*mnt_type;	/* [I] */
+	struct block_device		*mnt_bdev;	/* [I] */
+	unsigned			mnt_flags;	/* [I] after mount: VFS_MNT_* */
+	struct vnode			*mnt_root;	/* [I] after mount */
+	void				*mnt_priv;	/* [I] the filesystem's */
+};
+
+struct vfs_file {
+	struct vnode	*f_vnode;	/* [v] referenced */
+	unsigned	f_flags;	/* [I] VFS_O_* */
+	u64		f_pos;		/* [v] */
+};
+
+/* fs/vfs.c: the mount table */
+int vfs_register_fstype(const struct vfs_fstype *ft);
+/* Mount @bdev at "/NAME" (@dir is "/NAME" or "NAME"); @fstype NULL probes every type. */
+int vfs_mount(struct block_device *bdev, const char *dir, const char *fstype, unsigned flags);
+int vfs_umount(const char *dir);
+/* Call fn for each mount in mount order; stops at and returns fn's first nonzero. */
+int vfs_for_each_mount(int (*fn)(struct vfs_mount *mnt, void *arg), void *arg);
+int vfs_statfs(const char *path, struct vfs_statfs *st);
+int vfs_sync(void);
+void vnode_get(struct vnode *v);
+int vnode_put(struct vnode *v);
+
+/* fs/namei.c: path walk */
+int vfs_lookup(const char *path, bool follow, struct vnode **out);
+/*
+ * The parent directory of @path (referenced) and its last component,
+ * copied into @name (VFS_NAME_MAX + 1 bytes); "." and ".." as the last
+ * component give -EINVAL, "/" alone -EBUSY.
+ */
+int vfs_lookup_parent(const char *path, struct vnode **dir, char *name);
+
+/* fs/vfsops.c: operations by path and on open files */
+int vfs_open(const char *path, unsigned flags, u32 mode, struct vfs_file **out);
+int vfs_close(struct vfs_file *f);
+long vfs_read(struct vfs_file *f, void *buf, size_t len);
+long vfs_write(struct vfs_file *f, const void *buf, size_t len);
+long vfs_pread(struct vfs_file *f, void *buf, size_t len, u64 pos);
+long vfs_pwrite(struct vfs_file *f, const void *buf, size_t len, u64 pos);
+int vfs_seek(struct vfs_file *f, s64 off, int whence, u64 *newpos);
+int vfs_ftruncate(struct vfs_file *f, u64 size);
+int vfs_readdir(struct vfs_file *f, struct vfs_dirent *de);
+int vfs_fstat(struct vfs_file *f, struct vfs_stat *st);
+int vfs_stat(const char *path, struct vfs_stat *st);
+int vfs_lstat(const char *path, struct vfs_stat *st);
+int vfs_truncate(const char *path, u64 size);
+int vfs_mkdir(const char *path, u32 mode);
+int vfs_rmdir(const char *path);
+int vfs_unlink(const char *path);
+int vfs_rename(const char *from, const char *to);
+int vfs_link(const char *target, const char *path);
+int vfs_symlink(const char *target, const char *path);
+int vfs_readlink(const char *path, char *buf, size_t size);
+
+/* fs/ext2/super.c */
+extern const struct vfs_fstype ext2_fstype;
+
+#endif

@@ -1,0 +1,397 @@
+/*
+ * VFS operations by path and on open files: open/read/write/seek/close,
+ * stat, truncate, readdir, and the namespace changes (mkdir, rmdir,
+ * unlink, rename, link, symlink, readlink).
+ *
+ * This layer resolves paths (fs/namei.c), enforces what does not depend
+ * on the filesystem -- access mode of an open file, -EROFS on read-only
+ * mounts, -EXDEV across mounts, "." and ".." never created or removed,
+ * "/" holding only mount points -- and calls the vnode's ops for the rest.
+ * A missing op means the object cannot do that: -EPERM.
+ */
+#include "fs/vfs.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/mm/slab.h"
+#include "lib/string.h"
+
+static bool vfs_ro(const struct vnode *v)
+{
+	return v->v_mnt && (v->v_mnt->mnt_flags & VFS_MNT_RDONLY);
+}
+
+/* May the directory @dir be changed?  0, -EROFS, or -EPERM for "/". */
+static int vfs_may_modify(const struct vnode *dir)
+{
+	if (!dir->v_mnt)
+		return -EPERM;
+	return vfs_ro(dir) ? -EROFS : 0;
+}
+
+static int vfs_create(const char *path, u32 mode, struct vnode **out)
+{
+	char *name = kmalloc(VFS_NAME_MAX + 1, GFP_KERNEL);
+	struct vnode *dir;
+	int err;
+
+	if (!name)
+		return -ENOMEM;
+	err = vfs_lookup_parent(path, &dir, name);
+	if (err)
+		goto free_name;
+	err = vfs_may_modify(dir);
+	if (!err)
+		err = dir->v_ops->vop_create ?
+		      dir->v_ops->vop_create(dir, name, strlen(name), mode, out) : -EPERM;
+	vnode_put(dir);
+free_name:
+	kfree(name);
+	return err;
+}
+
+/**
+ * vfs_open - open @path with VFS_O_* @flags (@mode for a created file)
+ * Returns 0 and the file in *out, or -errno.  Close with vfs_close().
+ */
+int vfs_open(const char *path, unsigned flags, u32 mode, struct vfs_file **out)
+{
+	unsigned acc = flags & VFS_O_ACCMODE;
+	struct vfs_file *f;
+	struct vnode *v;
+	int err;
+
+	if (acc == VFS_O_ACCMODE)
+		return -EINVAL;
+	err = vfs_lookup(path, !(flags & VFS_O_NOFOLLOW), &v);
+	if (err == -ENOENT && (flags & VFS_O_CREAT))
+		err = vfs_create(path, mode, &v);
+	else if (!err && (flags & VFS_O_CREAT) && (flags & VFS_O_EXCL))
+		err = -EEXIST, vnode_put(v);
+	if (err)
+		return err;
+	if (VFS_S_ISLNK(v->v_mode))
+		err = -ELOOP;
+	else if ((flags & VFS_O_DIRECTORY) && !VFS_S_ISDIR(v->v_mode))
+		err = -ENOTDIR;
+	else if (VFS_S_ISDIR(v->v_mode) && acc != VFS_O_RDONLY)
+		err = -EISDIR;
+	else if (acc != VFS_O_RDONLY && vfs_ro(v))
+		err = -EROFS;
+	else if ((flags & VFS_O_TRUNC) && acc != VFS_O_RDONLY && VFS_S_ISREG(v->v_mode))
+		err = v->v_ops->vop_truncate ? v->v_ops->vop_truncate(v, 0) : -EPERM;
+	if (err)
+		goto put;
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f) {
+		err = -ENOMEM;
+		goto put;
+	}
+	f->f_vnode = v;
+	f->f_flags = flags;
+	*out = f;
+	return 0;
+put:
+	vnode_put(v);
+	return err;
+}
+
+int vfs_close(struct vfs_file *f)
+{
+	int err = vnode_put(f->f_vnode);
+
+	kfree(f);
+	return err;
+}
+
+long vfs_pread(struct vfs_file *f, void *buf, size_t len, u64 pos)
+{
+	struct vnode *v = f->f_vnode;
+
+	if ((f->f_flags & VFS_O_ACCMODE) == VFS_O_WRONLY)
+		return -EBADF;
+	if (VFS_S_ISDIR(v->v_mode))
+		return -EISDIR;
+	return v->v_ops->vop_read ? v->v_ops->vop_read(v, pos, buf, len) : -EINVAL;
+}
+
+long vfs_pwrite(struct vfs_file *f, const void *buf, size_t len, u64 pos)
+{
+	struct vnode *v = f->f_vnode;
+
+	if ((f->f_flags & VFS_O_ACCMODE) == VFS_O_RDONLY)
+		return -EBADF;
+	if (vfs_ro(v))
+		return -EROFS;
+	return v->v_ops->vop_write ? v->v_ops->vop_write(v, pos, buf, len) : -EINVAL;
+}
+
+long vfs_read(struct vfs_file *f, void *buf, size_t len)
+{
+	long n = vfs_pread(f, buf, len, f->f_pos);
+
+	if (n > 0)
+		f->f_pos += (u64)n;
+	return n;
+}
+
+long vfs_write(struct vfs_file *f, const void *buf, size_t len)
+{
+	struct vfs_stat st;
+	long n;
+	int err;
+
+	if (f->f_flags & VFS_O_APPEND) {
+		err = vfs_fstat(f, &st);
+		if (err)
+			return err;
+		f->f_pos = st.st_size;
+	}
+	n = vfs_pwrite(f, buf, len, f->f_pos);
+	if (n > 0)
+		f->f_pos += (u64)n;
+	return n;
+}
+
+int vfs_seek(struct vfs_file *f, s64 off, int whence, u64 *newpos)
+{
+	struct vfs_stat st;
+	s64 base;
+	int err;
+
+	switch (whence) {
+	case VFS_SEEK_SET:
+		base = 0;
+		break;
+	case VFS_SEEK_CUR:
+		base = (s64)f->f_pos;
+		break;
+	case VFS_SEEK_END:
+		err = vfs_fstat(f, &st);
+		if (err)
+			return err;
+		base = (s64)st.st_size;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if ((off > 0 && base > INT64_MAX - off) || base + off < 0)
+		return -EINVAL;
+	f->f_pos = (u64)(base + off);
+	if (newpos)
+		*newpos = f->f_pos;
+	return 0;
+}
+
+int vfs_ftruncate(struct vfs_file *f, u64 size)
+{
+	struct vnode *v = f->f_vnode;
+
+	if ((f->f_flags & VFS_O_ACCMODE) == VFS_O_RDONLY)
+		return -EBADF;
+	if (vfs_ro(v))
+		return -EROFS;
+	return v->v_ops->vop_truncate ? v->v_ops->vop_truncate(v, size) : -EINVAL;
+}
+
+/* 1 and the next entry, 0 at the end, or -errno. */
+int vfs_readdir(struct vfs_file *f, struct vfs_dirent *de)
+{
+	struct vnode *v = f->f_vnode;
+
+	if (!VFS_S_ISDIR(v->v_mode) || !v->v_ops->vop_readdir)
+		return -ENOTDIR;
+	return v->v_ops->vop_readdir(v, &f->f_pos, de);
+}
+
+int vfs_fstat(struct vfs_file *f, struct vfs_stat *st)
+{
+	return f->f_vnode->v_ops->vop_getattr(f->f_vnode, st);
+}
+
+static int vfs_stat_common(const char *path, bool follow, struct vfs_stat *st)
+{
+	struct vnode *v;
+	int err;
+
+	err = vfs_lookup(path, follow, &v);
+	if (err)
+		return err;
+	err = v->v_ops->vop_getattr(v, st);
+	vnode_put(v);
+	return err;
+}
+
+int vfs_stat(const char *path, struct vfs_stat *st)
+{
+	return vfs_stat_common(path, true, st);
+}
+
+int vfs_lstat(const char *path, struct vfs_stat *st)
+{
+	return vfs_stat_common(path, false, st);
+}
+
+int vfs_truncate(const char *path, u64 size)
+{
+	struct vfs_file *f;
+	int err, e;
+
+	err = vfs_open(path, VFS_O_WRONLY, 0, &f);
+	if (err)
+		return err;
+	err = vfs_ftruncate(f, size);
+	e = vfs_close(f);
+	return err ? err : e;
+}
+
+int vfs_readlink(const char *path, char *buf, size_t size)
+{
+	struct vnode *v;
+	int err;
+
+	err = vfs_lookup(path, false, &v);
+	if (err)
+		return err;
+	if (!VFS_S_ISLNK(v->v_mode))
+		err = -EINVAL;
+	else
+		err = v->v_ops->vop_readlink(v, buf, size);
+	vnode_put(v);
+	return err;
+}
+
+/* The parent of @path, checked modifiable, and the last name. */
+static int vfs_parent_for_change(const char *path, struct vnode **dir, char **name)
+{
+	int err;
+
+	*name = kmalloc(VFS_NAME_MAX + 1, GFP_KERNEL);
+	if (!*name)
+		return -ENOMEM;
+	err = vfs_lookup_parent(path, dir, *name);
+	if (err)
+		goto free_name;
+	err = vfs_may_modify(*dir);
+	if (err)
+		goto put_dir;
+	return 0;
+put_dir:
+	vnode_put(*dir);
+free_name:
+	kfree(*name);
+	return err;
+}
+
+int vfs_mkdir(const char *path, u32 mode)
+{
+	struct vnode *dir;
+	char *name;
+	int err;
+
+	err = vfs_parent_for_change(path, &dir, &name);
+	if (err)
+		return err == -EBUSY ? -EEXIST : err;
+	err = dir->v_ops->vop_mkdir ? dir->v_ops->vop_mkdir(dir, name, strlen(name), mode) : -EPERM;
+	vnode_put(dir);
+	kfree(name);
+	return err;
+}
+
+int vfs_rmdir(const char *path)
+{
+	struct vnode *dir;
+	char *name;
+	int err;
+
+	err = vfs_parent_for_change(path, &dir, &name);
+	if (err)
+		return err;
+	err = dir->v_ops->vop_rmdir ? dir->v_ops->vop_rmdir(dir, name, strlen(name)) : -EPERM;
+	vnode_put(dir);
+	kfree(name);
+	return err;
+}
+
+int vfs_unlink(const char *path)
+{
+	struct vnode *dir;
+	char *name;
+	int err;
+
+	err = vfs_parent_for_change(path, &dir, &name);
+	if (err)
+		return err;
+	err = dir->v_ops->vop_unlink ? dir->v_ops->vop_unlink(dir, name, strlen(name)) : -EPERM;
+	vnode_put(dir);
+	kfree(name);
+	return err;
+}
+
+int vfs_symlink(const char *target, const char *path)
+{
+	struct vnode *dir;
+	char *name;
+	int err;
+
+	if (strlen(target) >= VFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	err = vfs_parent_for_change(path, &dir, &name);
+	if (err)
+		return err;
+	err = dir->v_ops->vop_symlink ?
+	      dir->v_ops->vop_symlink(dir, name, strlen(name), target) : -EPERM;
+	vnode_put(dir);
+	kfree(name);
+	return err;
+}
+
+/* A new name @path for the existing file @target (not followed if a symlink). */
+int vfs_link(const char *target, const char *path)
+{
+	struct vnode *v, *dir;
+	char *name;
+	int err;
+
+	err = vfs_lookup(target, false, &v);
+	if (err)
+		return err;
+	err = vfs_parent_for_change(path, &dir, &name);
+	if (err)
+		goto put_v;
+	if (dir->v_mnt != v->v_mnt)
+		err = -EXDEV;
+	else
+		err = dir->v_ops->vop_link ?
+		      dir->v_ops->vop_link(v, dir, name, strlen(name)) : -EPERM;
+	vnode_put(dir);
+	kfree(name);
+put_v:
+	vnode_put(v);
+	return err;
+}
+
+int vfs_rename(const char *from, const char *to)
+{
+	struct vnode *odir, *ndir;
+	char *oname, *nname;
+	int err;
+
+	err = vfs_parent_for_change(from, &odir, &oname);
+	if (err)
+		return err;
+	err = vfs_parent_for_change(to, &ndir, &nname);
+	if (err)
+		goto put_odir;
+	if (odir->v_mnt != ndir->v_mnt)
+		err = -EXDEV;
+	else
+		err = odir->v_ops->vop_rename ?
+		      odir->v_ops->vop_rename(odir, oname, strlen(oname),
+					      ndir, nname, strlen(nname)) : -EPERM;
+	vnode_put(ndir);
+	kfree(nname);
+put_odir:
+	vnode_put(odir);
+	kfree(oname);
+	return err;
+}

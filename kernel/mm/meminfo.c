@@ -1,0 +1,127 @@
+/*
+ * Shell commands for memory: `meminfo` (zones, free blocks by order, slab
+ * caches, kmap and ioremap use) and `bench mm` (cost of the hot calls).
+ *
+ * Layer: mm, kernel only; reads the allocators' counters under their
+ * locks.  Output formats are stable: tests/qemu/mm-*.sh parse them.
+ *
+ *	Zone         total       free    reserve  pfn range
+ *	Normal      224768     220011       1024  0x1000-0x38000
+ */
+#include "kernel/mm/highmem.h"
+#include "kernel/mm/mm_internal.h"
+#include "kernel/mm/page_alloc.h"
+#include "kernel/mm/slab_info.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/shell.h"
+#include "kernel/time.h"
+#include "lib/string.h"
+
+#define BENCH_ITERS	100000	/* calls per measured pair */
+
+static int print_cache(const struct kmem_cache_stats *st, void *arg)
+{
+	printk("%-24s %7u %8llu %8llu %6llu %7llu\n", st->cs_name, st->cs_objsize,
+	       (unsigned long long)st->cs_active, (unsigned long long)st->cs_total,
+	       (unsigned long long)st->cs_slabs,
+	       (unsigned long long)((st->cs_slabs << st->cs_order) * (PAGE_SIZE / 1024)));
+	return 0;
+}
+
+static int cmd_meminfo(int argc, char **argv)
+{
+	u32 counts[MAX_ORDER];
+	unsigned z, o;
+
+	if (argc != 1)
+		return -EINVAL;
+	printk("Zone         total       free    reserve  pfn range\n");
+	for (z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *zn = &mm_node.n_zones[z];
+
+		printk("%-8s %9llu %10llu %10llu  %#llx-%#llx\n", zone_names[z],
+		       (unsigned long long)zone_total_pages(z),
+		       (unsigned long long)zone_free_pages(z),
+		       (unsigned long long)zn->z_reserve,
+		       (unsigned long long)zn->z_start_pfn, (unsigned long long)zn->z_end_pfn);
+	}
+	printk("Free blocks by order:\n");
+	printk("Zone    ");
+	for (o = 0; o < MAX_ORDER; o++)
+		printk(KERN_CONT " %6u", o);
+	printk(KERN_CONT "\n");
+	for (z = 0; z < MAX_NR_ZONES; z++) {
+		zone_free_counts(&mm_node, z, counts);
+		printk("%-8s", zone_names[z]);
+		for (o = 0; o < MAX_ORDER; o++)
+			printk(KERN_CONT " %6u", counts[o]);
+		printk(KERN_CONT "\n");
+	}
+	printk("Slab cache                objsize   active    total  slabs     KiB\n");
+	slab_for_each_cache(print_cache, NULL);
+	printk("kmalloc large: %llu pages\n", (unsigned long long)kmalloc_large_pages());
+	printk("kmap: %u of %u slots in use, atomic depth %u\n",
+	       kmap_slots_used(), LAST_PKMAP, kmap_atomic_depth());
+	printk("ioremap: %u pages mapped\n", vmap_pages_used());
+	return 0;
+}
+SHELL_COMMAND("meminfo", cmd_meminfo, "meminfo",
+	      "memory zones, free blocks by order, slab caches, kmap slots");
+
+static u64 per_op(u64 t0)
+{
+	return (ktime_ns() - t0) / BENCH_ITERS;
+}
+
+static int cmd_bench(int argc, char **argv)
+{
+	struct page *page;
+	u64 t0, alloc_ns, kmalloc_ns, kmap_ns;
+	unsigned i;
+	bool high;
+
+	if (argc != 2 || strcmp(argv[1], "mm") != 0)
+		return -EINVAL;
+
+	t0 = ktime_ns();
+	for (i = 0; i < BENCH_ITERS; i++) {
+		page = alloc_page(GFP_KERNEL);
+		if (!page)
+			return -ENOMEM;
+		__free_page(page);
+	}
+	alloc_ns = per_op(t0);
+
+	t0 = ktime_ns();
+	for (i = 0; i < BENCH_ITERS; i++) {
+		void *p = kmalloc(64, GFP_KERNEL);
+
+		if (!p)
+			return -ENOMEM;
+		kfree(p);
+	}
+	kmalloc_ns = per_op(t0);
+
+	page = alloc_page(GFP_HIGHUSER);
+	if (!page)
+		return -ENOMEM;
+	high = PageHighMem(page);
+	t0 = ktime_ns();
+	for (i = 0; i < BENCH_ITERS; i++) {
+		volatile u32 *p = kmap_atomic(page);
+
+		p[0] = i;
+		kunmap_atomic((void *)p);
+	}
+	kmap_ns = per_op(t0);
+	__free_page(page);
+
+	printk("bench mm: alloc_page+free %llu ns\n", (unsigned long long)alloc_ns);
+	printk("bench mm: kmalloc(64)+kfree %llu ns\n", (unsigned long long)kmalloc_ns);
+	printk("bench mm: kmap_atomic+kunmap_atomic %llu ns (%s page)\n",
+	       (unsigned long long)kmap_ns, high ? "HighMem" : "lowmem");
+	return 0;
+}
+SHELL_COMMAND("bench", cmd_bench, "bench mm",
+	      "benchmark: ns per page alloc+free, kmalloc+kfree, kmap_atomic pair");

@@ -1,0 +1,52 @@
+# Helpers for the tests/host/*.sh scripts (sourced; not a test itself).
+# Builds build/host/fscli (the VFS and ext2 on the host, with ASan and
+# UBSan), makes images with mke2fs, and prints TAP lines.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+ROOT=$PWD
+export PATH=$PATH:/usr/sbin:/sbin
+FSCLI=$ROOT/build/host/fscli
+FS_SRCS="tests/host/fscli.c fs/vfs.c fs/namei.c fs/vfsops.c fs/fillgen.c lib/sha256.c
+	lib/strutil.c lib/errstr.c $(ls fs/ext2/*.c)
+	tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
+	tests/unit/fakes/wallclock_fake.c tests/unit/host/*.c"
+HCFLAGS="-std=gnu11 -g -O1 -I. -DHOST_TEST -Wall -Wextra -Werror -Wno-unused-parameter
+	-fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export E2FSPROGS_FAKE_TIME=1700000000 SOURCE_DATE_EPOCH=1700000000
+
+build_fscli() {
+	mkdir -p build/host
+	local newest
+	newest=$(ls -t $FS_SRCS fs/*.h fs/ext2/*.h lib/*.h tests/unit/fakes/*.h 2>/dev/null | head -1)
+	if [ ! -x "$FSCLI" ] || [ "$newest" -nt "$FSCLI" ]; then
+		# shellcheck disable=SC2086
+		cc $HCFLAGS -o "$FSCLI" $FS_SRCS || { echo "not ok - build fscli"; exit 1; }
+	fi
+}
+
+T=$(mktemp -d /tmp/fstest.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1 # $2"; }
+check() {	# check NAME COMMAND...: ok if the command succeeds
+	local name=$1
+	shift
+	if "$@" >"$T/check.out" 2>&1; then ok "$name"; else notok "$name" "$(tail -3 "$T/check.out" | tr '\n' ' ')"; fi
+}
+
+# mkimg IMG SIZE SRCDIR MKE2FS-OPTIONS...: a reproducible ext2 image
+mkimg() {
+	local img=$1 size=$2 src=$3
+	shift 3
+	rm -f "$img"
+	mke2fs -q -F -t ext2 -m 0 -U 01234567-89ab-cdef-0123-456789abcdef \
+		-E hash_seed=01234567-89ab-cdef-0123-456789abcdef -L test \
+		${src:+-d "$src"} "$@" "$img" "$size" >/dev/null 2>&1
+}
+
+# fsck IMG[?offset=N]: e2fsck -fn must say clean
+fsck_clean() {
+	e2fsck -fn "$1" >"$T/fsck.out" 2>&1 || { cat "$T/fsck.out"; return 1; }
+}
