@@ -498,8 +498,8 @@ static int st_deadline_order(u32 read_expire_ms, const sector_t *want)
 			else
 				blk_queue_submit_bio(q, s->s_io[i].io_bio);
 		}
-		if (!err)
-			mdelay(read_expire_ms + 5);
+		if (!err && read_expire_ms < 100)
+			mdelay(read_expire_ms + 5);	/* let them expire */
 		spin_lock_irqsave(q->q_lock, flags);
 		blk_start_queue(q);
 		spin_unlock_irqrestore(q->q_lock, flags);
