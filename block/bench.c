@@ -247,7 +247,7 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 	char b1[24], secs[24], iops[24], mibps[24];
 	u64 span = span_of(c, w), nblk = span / w->bw_bs, issued = 0, done = 0, t0, el;
 	u32 qd = min((u32)w->bw_qd, c->c_nslots), i;
-	bool stop = false, err = false, busy;
+	bool stop = false, err = false, busy, progress;
 	struct bench_rng rng;
 
 	if (!nblk || !range_ok(c, w, nblk * w->bw_bs))
@@ -259,7 +259,7 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 			     wr ? REQ_WRITE : 0);
 	blk_unplug(c->c_q);
 	do {
-		busy = false;
+		busy = progress = false;
 		for (i = 0; i < qd; i++) {
 			struct bench_slot *s = &c->c_slots[i];
 
@@ -269,6 +269,7 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 			}
 			if (s->s_off == ~0ULL)
 				continue;		/* retired */
+			progress = true;
 			if (s->s_error && !err) {
 				printk("BENCH error %s err=%d at=%llu\n", w->bw_name, s->s_error,
 				       (unsigned long long)s->s_off);
@@ -286,10 +287,10 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 				busy = true;
 			}
 		}
-		if (busy) {
+		if (busy)
 			blk_unplug(c->c_q);
-			cpu_idle_once();
-		}
+		if (busy && !progress)
+			cpu_idle_once();	/* nothing ended: wait for an interrupt */
 	} while (busy);
 	el = ktime_ns() - t0;
 	fixed(secs, sizeof(secs), el, NSEC_PER_SEC, 3);
@@ -503,6 +504,8 @@ static int cmd_bench(int argc, char **argv)
 
 	if (argc < 2)
 		return -EINVAL;
+	if (argc == 2 && !strcmp(argv[1], "mm"))
+		return shell_exec("mmbench");	/* the memory allocator's own bench */
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
@@ -550,5 +553,5 @@ free_ctx:
 	kfree(c);
 	return err;
 }
-SHELL_COMMAND("bench", cmd_bench, "bench DEV [WORKLOAD...]",
+SHELL_COMMAND("bench", cmd_bench, "bench DEV [WORKLOAD...] | bench mm",
 	      "run the Linux peer's workloads (seqread, randread:qd=32, verify, ...) on a device");

@@ -343,6 +343,15 @@ static int st_mem(void)
 }
 SELFTEST("block/stress/mem", st_mem);
 
+/* Does this machine have RAM above 4 GiB (more frames than fit below)? */
+static bool st_ram_above_4g(void)
+{
+	u64 frames = zone_total_pages(ZONE_DMA) + zone_total_pages(ZONE_NORMAL) +
+		     zone_total_pages(ZONE_HIGHMEM);
+
+	return frames > (3ULL << (30 - PAGE_SHIFT)) + (1ULL << (30 - PAGE_SHIFT)) / 2;
+}
+
 /* With a 4 GiB bounce limit, pages above it bounce; without, nothing does. */
 static int st_bounce(void)
 {
@@ -358,6 +367,8 @@ static int st_bounce(void)
 		return st_fail("no bounce pool");
 	}
 	err = stress_run(rd->rd_queue, 8, &above);
+	if (!err && !above && st_ram_above_4g())
+		err = st_fail("RAM above 4 GiB exists but the test never got a page there");
 	if (!err && above && !rd->rd_queue->q_stats.st_bounces)
 		err = st_fail("pages above 4 GiB were used but nothing bounced");
 	if (!err && !above && rd->rd_queue->q_stats.st_bounces)
