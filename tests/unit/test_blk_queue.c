@@ -91,6 +91,8 @@ static void test_front_and_gap_merge(void)
 	CHECK_EQ(td->td_log[0].l_pos, 16);	/* the read first: deadline prefers reads */
 	CHECK_EQ(td->td_log[1].l_pos, 0);
 	CHECK_EQ(td->td_log[1].l_bytes, 32 * 512);
+	CHECK_EQ(td->td_q->q_stats.st_in_flight, 0);
+	CHECK_EQ(td->td_q->q_stats.st_ios[1], 1);
 	free_all(5);
 	tdev_destroy(td);
 }
