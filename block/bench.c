@@ -84,7 +84,12 @@ static void bench_submit(struct bench_ctx *c, struct bench_slot *s, u32 bs, u64 
 	blk_queue_submit_bio(c->c_q, bio);
 }
 
-/* Wait (bounded by the queue's timeouts) until slot s is idle. */
+/*
+ * Wait until slot s is idle.  The bound is the queue's: a request-based
+ * queue ends every request within its timeout and retries (then -EIO),
+ * and the memory disks end bios before submission returns; giving up
+ * earlier here would leave the bio writing into a freed buffer.
+ */
 static int bench_wait(struct bench_slot *s)
 {
 	while (s->s_busy)
