@@ -19,6 +19,7 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
+#include "kernel/mm/mm.h"
 #include "kernel/time.h"
 #include "kernel/completion.h"
 #include "kernel/mm/highmem.h"
@@ -511,7 +512,7 @@ static int cmd_bench(int argc, char **argv)
 	if (argc < 2)
 		return -EINVAL;
 	if (argc == 2 && !strcmp(argv[1], "mm"))
-		return shell_exec("mmbench");	/* the memory allocator's own bench */
+		return mm_bench();	/* the memory allocator's figures */
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;

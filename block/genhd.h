@@ -148,8 +148,8 @@ bool disk_is_ro(struct gendisk *disk);
 /*
  * disk_rescan - read the partition table again (BLKRRPART)
  * Returns 0 (also when there is no table), -EBUSY while a partition is
- * open or another scan runs, -ENXIO for a deleted disk, or the read error.
- * May sleep.
+ * open or another scan runs, -ENXIO for a deleted disk, or the read error
+ * (the partitions found before stay).  May sleep.
  */
 int disk_rescan(struct gendisk *disk);
 

@@ -19,7 +19,7 @@
 #include "kernel/mm/slab.h"
 #include "lib/string.h"
 
-static unsigned mem_count = 1;
+static unsigned mem_count;	/* none unless asked: they take memory */
 static u64 mem_size = 64 * MiB;
 PARAM_UINT("mem.count", mem_count, "number of memory disks (make_request style)");
 PARAM_SIZE("mem.size", mem_size, "size of each memory disk, bytes (K/M/G)");
@@ -150,13 +150,16 @@ void memdisk_destroy(struct memdisk *md)
 
 static int mem_init(void)
 {
+	struct memdisk *md;
 	char name[16];
 	unsigned i;
 
 	for (i = 0; i < mem_count; i++) {
 		snprintf(name, sizeof(name), "mem%u", i);
-		if (!memdisk_create(name, mem_size))
+		md = memdisk_create(name, mem_size);
+		if (!md)
 			return -ENOMEM;	/* error already printed */
+		memdisk_add_disk(md->md_queue, name, md->md_nr_sectors, true);
 	}
 	return 0;
 }

@@ -144,13 +144,16 @@ static int nullb_init(void)
 		.nc_completion_us = nullb_completion_us, .nc_depth = nullb_depth,
 		.nc_tags = nullb_tags, .nc_bio = nullb_bio,
 	};
+	struct nullb *nb;
 	char name[16];
 	unsigned i;
 
 	for (i = 0; i < nullb_count; i++) {
 		snprintf(name, sizeof(name), "nullb%u", i);
-		if (!nullb_create(name, &cfg))
+		nb = nullb_create(name, &cfg);
+		if (!nb)
 			return -ENOMEM;	/* error already printed */
+		memdisk_add_disk(nb->nb_queue, name, nb->nb_queue->q_nr_sectors, false);
 	}
 	return 0;
 }

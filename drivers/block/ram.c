@@ -19,7 +19,7 @@
 #include "kernel/mm/slab.h"
 #include "lib/string.h"
 
-static unsigned ram_count = 1;
+static unsigned ram_count;	/* none unless asked: they take memory */
 static u64 ram_size = 16 * MiB;
 static u64 ram_bounce;
 PARAM_UINT("ram.count", ram_count, "number of RAM disks (request_fn style)");
@@ -139,6 +139,7 @@ static int ram_init(void)
 			return -ENOMEM;	/* error already printed */
 		if (ram_bounce && blk_queue_bounce_limit(rd->rd_queue, ram_bounce - 1, false))
 			return -ENOMEM;
+		memdisk_add_disk(rd->rd_queue, name, rd->rd_nr_sectors, true);
 	}
 	return 0;
 }

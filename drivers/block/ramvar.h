@@ -68,4 +68,7 @@ struct nullb {
 struct nullb *nullb_create(const char *name, const struct nullb_config *cfg);
 void nullb_destroy(struct nullb *nb);
 
+/* Name a memory disk's queue in the gendisk registry (memdisk_genhd.c). */
+int memdisk_add_disk(struct request_queue *q, const char *name, sector_t sectors, bool scan);
+
 #endif

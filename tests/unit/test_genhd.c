@@ -420,10 +420,13 @@ static void test_rescan(void)
 	CHECK_EQ(ro, 1);
 	CHECK_EQ(bdev_ioctl(p5, FMODE_READ, 0x4242, 0), -ENOTTY);
 
-	/* an unreadable disk: the rescan reports it, the old table goes */
+	/* an unreadable disk: the rescan reports it and keeps the old table */
 	bdev_put(p5);
 	rd.rd_fail = true;
 	CHECK_EQ(disk_rescan(disk), -EIO);
+	p5 = bdev_lookup("sda5");
+	CHECK(p5 != NULL);
+	bdev_put(p5);
 	rd.rd_fail = false;
 	CHECK_EQ(disk_rescan(disk), 0);
 	p5 = bdev_lookup("sda5");
@@ -482,6 +485,22 @@ static void test_scan_failures(void)
 	bdev_put(b);
 	CHECK(bdev_lookup("sda5") == NULL);
 	drop_disk(disk, &rd);
+
+	/* out of memory in the middle of the scan, for each allocation in turn */
+	for (int n = 1; n <= 6; n++) {
+		disk = make_disk("sda", SD_MAJOR, 0, 16, &rd);
+		host_slab_fail_after = n;
+		CHECK_EQ(add_disk(disk), 0);
+		host_slab_fail_after = -1;
+		b = bdev_lookup("sda");
+		CHECK(b != NULL);
+		bdev_put(b);
+		b = bdev_lookup("sda5");
+		if (n < 6)
+			CHECK(b == NULL);
+		bdev_put(b);
+		drop_disk(disk, &rd);
+	}
 
 	disk = make_disk("nullb0", 2, 0, 1, &rd);	/* no partitions at all */
 	CHECK_EQ(add_disk(disk), 0);
