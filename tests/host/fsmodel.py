@@ -190,7 +190,8 @@ def compare(spec, model_root):
                 cur = line[len("debugfs: ls -l /"):]
                 continue
             f = line.split()
-            if cur is not None and len(f) >= 9 and f[0].isdigit() and f[8] not in (".", ".."):
+            if (cur is not None and len(f) >= 9 and f[0].isdigit() and f[0] != "0" and
+                    f[8] not in (".", "..")):
                 ino_of[os.path.join(cur, " ".join(f[8:]))] = int(f[0])
         groups_m, groups_i = {}, {}
         for k, v in want_names.items():
