@@ -148,7 +148,11 @@ static int __route(unsigned irq, u32 gsi, bool level, bool active_low, bool mask
 	return 0;
 }
 
-/* Overlapping GSI ranges would make routing ambiguous: refuse the later one. */
+/*
+ * Overlapping GSI ranges would make routing ambiguous: refuse the later
+ * one.  The ends are computed in 64 bits: a hostile MADT may put a GSI
+ * base near 2^32, where base + npins would wrap and hide an overlap.
+ */
 static bool overlaps(u32 base, u32 npins)
 {
 	unsigned i;
@@ -156,7 +160,8 @@ static bool overlaps(u32 base, u32 npins)
 	for (i = 0; i < ios.ios_nchips; i++) {
 		const struct ioapic *io = &ios.ios_chip[i];
 
-		if (base < io->io_gsi_base + io->io_npins && io->io_gsi_base < base + npins)
+		if (base < (u64)io->io_gsi_base + io->io_npins &&
+		    io->io_gsi_base < (u64)base + npins)
 			return true;
 	}
 	return false;
@@ -222,8 +227,9 @@ int ioapic_init(const struct acpi_madt_info *mi)
 		io->io_gsi_base = m->io_gsi_base;
 		io->io_id = m->io_id;
 		if (overlaps(io->io_gsi_base, io->io_npins)) {
-			pr_err("ioapic: %#x: GSIs %u-%u overlap another I/O APIC\n", m->io_addr,
-			       io->io_gsi_base, io->io_gsi_base + io->io_npins - 1);
+			pr_err("ioapic: %#x: GSIs %u-%llu overlap another I/O APIC\n", m->io_addr,
+			       io->io_gsi_base,
+			       (unsigned long long)io->io_gsi_base + io->io_npins - 1);
 			iounmap((void *)io->io_base);
 			continue;
 		}
