@@ -4,10 +4,11 @@
  * Block devices themselves live in bdev.c.  Contract: block/genhd.h.
  *
  * Scanning reads through genhd_read_block(), the one seam to the I/O path
- * (today the driver's synchronous gd_read_block; later a bio), into a
- * fresh table and fresh partition devices built without the lock; only
- * the swap of old for new happens under it, and only while no partition
- * of the disk is open.
+ * (a bio through the disk's queue, blk_read_disk_block in genhd_read.c,
+ * unless the disk brings its own gd_read_block), into a fresh table and
+ * fresh partition devices built without the lock; only the swap of old
+ * for new happens under it, and only while no partition of the disk is
+ * open.
  *
  * The extended container of a dos table gets a device that covers just its
  * first logical block, as in Linux: enough to read the EBR, too little to
