@@ -89,6 +89,15 @@ static struct ioapic *gsi_to_pin(u32 gsi, u32 *pin)
 	return NULL;
 }
 
+/* The I/O APIC and input that carry irq, or NULL.  Caller holds ios_lock. */
+static struct ioapic *__irq_to_pin(unsigned irq, u32 *pin)
+{
+	assert_spin_locked(&ios.ios_lock);
+	if (irq >= NR_IRQS || ios.ios_gsi[irq] == IOAPIC_NO_GSI)
+		return NULL;
+	return gsi_to_pin(ios.ios_gsi[irq], pin);
+}
+
 static void set_mask(unsigned irq, bool masked)
 {
 	unsigned long flags;
@@ -96,8 +105,8 @@ static void set_mask(unsigned irq, bool masked)
 	u32 pin, lo;
 
 	spin_lock_irqsave(&ios.ios_lock, flags);
-	if (irq < NR_IRQS && ios.ios_gsi[irq] != IOAPIC_NO_GSI &&
-	    (io = gsi_to_pin(ios.ios_gsi[irq], &pin)) != NULL) {
+	io = __irq_to_pin(irq, &pin);
+	if (io) {
 		lo = ioapic_read(io, IOAPIC_REG_REDTBL(pin));
 		lo = masked ? lo | (u32)IOAPIC_RTE_MASKED : lo & ~(u32)IOAPIC_RTE_MASKED;
 		ioapic_write(io, IOAPIC_REG_REDTBL(pin), lo);
@@ -325,8 +334,8 @@ int ioapic_isa_irq_pci(unsigned irq)
 	if (irq >= NR_ISA_IRQS)
 		return -EINVAL;
 	spin_lock_irqsave(&ios.ios_lock, flags);
-	if (!ios.ios_active || ios.ios_gsi[irq] == IOAPIC_NO_GSI ||
-	    !(io = gsi_to_pin(ios.ios_gsi[irq], &pin))) {
+	io = __irq_to_pin(irq, &pin);
+	if (!ios.ios_active || !io) {
 		err = -ENODEV;
 	} else if (!(ios.ios_isa_override & (1u << irq))) {
 		/* Keep the mask as request_irq/free_irq left it. */
@@ -386,10 +395,9 @@ int ioapic_irq_line(unsigned irq, struct ioapic_line *out)
 	u32 pin, lo;
 	int err = -ENOENT;
 
-	if (irq >= NR_IRQS)
-		return -ENOENT;
 	spin_lock_irqsave(&ios.ios_lock, flags);
-	if (ios.ios_gsi[irq] != IOAPIC_NO_GSI && (io = gsi_to_pin(ios.ios_gsi[irq], &pin))) {
+	io = __irq_to_pin(irq, &pin);
+	if (io) {
 		lo = ioapic_read(io, IOAPIC_REG_REDTBL(pin));
 		out->il_gsi = ios.ios_gsi[irq];
 		out->il_apic_id = io->io_id;
