@@ -302,6 +302,13 @@ static void slab_free(struct kmem_cache *c, struct slab *s, void *objp, const ch
 		slab_release(c, victim);
 }
 
+/**
+ * kmem_cache_free - give an object back to its cache
+ * @c: the cache it came from; @obj: the object, or NULL
+ *
+ * Panics on an address no slab owns, on an object of another cache, an
+ * interior pointer or a double free.  Any context.
+ */
 void kmem_cache_free(struct kmem_cache *c, void *obj)
 {
 	struct slab *s;
@@ -414,6 +421,7 @@ void *kzalloc(size_t size, gfp_t gfp)
 	return kmalloc(size, gfp | __GFP_ZERO);
 }
 
+/* kzalloc(n * size), or NULL when the product overflows. */
 void *kcalloc(size_t n, size_t size, gfp_t gfp)
 {
 	if (size && n > (size_t)-1 / size)
@@ -421,6 +429,12 @@ void *kcalloc(size_t n, size_t size, gfp_t gfp)
 	return kzalloc(n * size, gfp);
 }
 
+/**
+ * kfree - free what kmalloc(), kzalloc() or kcalloc() returned
+ * @p: the pointer, or NULL
+ *
+ * Panics on memory that did not come from kmalloc.  Any context.
+ */
 void kfree(const void *p)
 {
 	struct page *page;

@@ -212,6 +212,7 @@ unlock:
 	return (void *)va;
 }
 
+/* Undo vmalloc(): unmap and free its frames.  addr is what vmalloc returned, or NULL. */
 void vfree(void *addr)
 {
 	unsigned long va = (unsigned long)addr, flags;
