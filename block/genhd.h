@@ -135,9 +135,15 @@ int add_disk(struct gendisk *disk);
  */
 int del_gendisk(struct gendisk *disk);
 
+/*
+ * References: get_disk() takes one on a disk that has one already;
+ * put_disk() drops one (NULL is ignored) and the last frees the disk.
+ * Any context.
+ */
 struct gendisk *get_disk(struct gendisk *disk);
 void put_disk(struct gendisk *disk);
 
+/* The disk's size in 512-byte sectors, under the registry lock.  Any context. */
 void set_capacity(struct gendisk *disk, sector_t sectors);
 sector_t get_capacity(struct gendisk *disk);
 /* The driver says the medium is (not) writable; writable= still applies. */
