@@ -87,7 +87,6 @@ struct gendisk {
 	/* the registry's; drivers do not touch these */
 	struct list_head gd_list;			/* [r] all added disks */
 	int		gd_refs;			/* [r] get_disk/put_disk */
-	u32		gd_seq;				/* [r] add order, for genhd_next_disk */
 	u32		gd_state;			/* [r] */
 #define GD_ADDED		0x01
 #define GD_DEAD			0x02	/* del_gendisk ran: opens and I/O fail */
@@ -181,11 +180,5 @@ void genhd_writable_set(const char *list);
  */
 enum part_scheme disk_copy_table(struct gendisk *disk, struct part_entry *out, u32 max,
 				 u32 *nr, u32 *sig, struct part_guid *guid);
-
-/*
- * The next added disk after prev in the registry's order (the first for
- * NULL), referenced; the reference on prev is dropped.  NULL at the end.
- */
-struct gendisk *genhd_next_disk(struct gendisk *prev);
 
 #endif
