@@ -9,8 +9,9 @@
  *   fits LBA28   READ/WRITE DMA, or READ/WRITE SECTORS for PIO
  *   otherwise    READ/WRITE DMA EXT, WRITE DMA FUA EXT, or the PIO
  *                SECTORS EXT forms, when the disk has the 48-bit feature set
- * "Fits LBA28" is Linux's rule: the request ends below sector 2^28 - 1
- * and moves at most 256 sectors; a FUA write always needs the EXT form.
+ * "Fits LBA28": the request's last sector is below 0FFFFFFFh (words 60-61
+ * saturate there, so that sector belongs to the 48-bit commands) and it
+ * moves at most 256 sectors; a FUA write always needs the EXT form.
  *
  * Also READ LOG EXT (the NCQ error log, page 10h, is how AHCI finds the
  * failing tag) and its parser.  Pure code; host-tested.
