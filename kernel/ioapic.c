@@ -137,18 +137,30 @@ static const struct irq_chip ioapic_chip = {
 };
 
 /* Program irq's input: vector IRQ_VECTOR_BASE + irq. Caller holds ios_lock. */
+/* The IRQ routed to gsi, or -1.  Caller holds ios_lock. */
+static int __gsi_to_irq(u32 gsi)
+{
+	unsigned i;
+
+	assert_spin_locked(&ios.ios_lock);
+	for (i = 0; i < NR_IRQS; i++)
+		if (ios.ios_gsi[i] == gsi)
+			return (int)i;
+	return -1;
+}
+
 static int __route(unsigned irq, u32 gsi, bool level, bool active_low, bool masked)
 {
 	struct ioapic *io;
 	u32 pin;
-	unsigned i;
+	int owner;
 
 	io = gsi_to_pin(gsi, &pin);
 	if (!io)
 		return -ENXIO;
-	for (i = 0; i < NR_IRQS; i++)
-		if (ios.ios_gsi[i] == gsi && i != irq)
-			return -EBUSY;
+	owner = __gsi_to_irq(gsi);
+	if (owner >= 0 && (unsigned)owner != irq)
+		return -EBUSY;
 	__rte_write(io, pin, ioapic_rte_encode((u8)(IRQ_VECTOR_BASE + irq), lapic_id(),
 					       level, active_low, masked));
 	ios.ios_gsi[irq] = gsi;
@@ -358,27 +370,27 @@ int ioapic_isa_irq_pci(unsigned irq)
 int ioapic_route_gsi(u32 gsi, bool level, bool active_low)
 {
 	unsigned long flags;
-	unsigned i;
-	int irq, err;
+	int irq, shared, err = 0;
 
 	if (!ioapic_active())
 		return -ENODEV;
 	spin_lock_irqsave(&ios.ios_lock, flags);
-	for (i = 0; i < NR_IRQS; i++) {
-		if (ios.ios_gsi[i] == gsi) {
-			spin_unlock_irqrestore(&ios.ios_lock, flags);
-			return (int)i;
-		}
-	}
+	shared = __gsi_to_irq(gsi);
 	spin_unlock_irqrestore(&ios.ios_lock, flags);
+	if (shared >= 0)
+		return shared;
 
 	/* irqchip.h has no way to give a number back: a failed route keeps it. */
 	irq = irq_alloc(&ioapic_chip);
 	if (irq < 0)
 		return irq;
 	spin_lock_irqsave(&ios.ios_lock, flags);
-	err = __route((unsigned)irq, gsi, level, active_low, true);
+	shared = __gsi_to_irq(gsi);	/* routed by someone else meanwhile? share it */
+	if (shared < 0)
+		err = __route((unsigned)irq, gsi, level, active_low, true);
 	spin_unlock_irqrestore(&ios.ios_lock, flags);
+	if (shared >= 0)
+		return shared;
 	return err ? err : irq;
 }
 
