@@ -145,7 +145,7 @@ void ata_read_log_ext(struct ata_taskfile *tf, u8 log, u16 page, u16 pages)
 	tf->tf_flags = ATA_TF_LBA48;
 	tf->tf_count = pages;
 	tf->tf_lba = log | (u64)(page & 0xff) << 8 | (u64)(page >> 8) << 32;
-	tf->tf_nsect = pages ? pages : 65536;
+	tf->tf_nsect = pages ? pages : ATA_MAX_SECTORS_48;	/* Count 0 means 65536 */
 }
 
 /**
