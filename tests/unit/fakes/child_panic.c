@@ -1,7 +1,12 @@
 /*
- * host_child_panics(): see child_panic.h.  The child's stderr comes back
- * through a pipe, read until EOF (at most CHILD_OUT_MAX bytes are kept),
- * so the child never blocks on a full pipe before it dies.
+ * Death tests for the host unit tests (contract: child_panic.h).
+ *
+ * The code under test runs in a forked child so that its panic(), which
+ * the host shim turns into abort(), ends only the child.  The child's
+ * stderr comes back through a pipe that the parent reads until EOF (at
+ * most CHILD_OUT_MAX bytes are kept, the rest is drained), so the child
+ * never blocks on a full pipe before it dies.  Then the parent checks the
+ * signal and looks for the expected message.
  */
 #include <signal.h>
 #include <stdio.h>
