@@ -46,7 +46,6 @@ static int test_tick(void)
 }
 SELFTEST("kernel/time/tick", test_tick);
 
-
 static int test_udelay(void)
 {
 	u64 t0 = ktime_ns(), d;
