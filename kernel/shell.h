@@ -25,6 +25,15 @@ struct shell_cmd {
 int shell_exec(const char *line);
 
 /*
+ * Tab completion of paths: the filesystem layer registers a function that
+ * calls emit(ctx, candidate) for each entry whose path starts with prefix.
+ */
+typedef void (*shell_path_completer_t)(const char *prefix,
+				       void (*emit)(void *ctx, const char *candidate),
+				       void *ctx);
+void shell_set_path_completer(shell_path_completer_t fn);
+
+/*
  * True once the user pressed Ctrl-C since the last call; long-running
  * commands poll it between I/Os and stop cleanly.
  */

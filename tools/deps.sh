@@ -3,7 +3,7 @@
 # the tests and `make run` need.  As root it runs apt-get; otherwise it
 # prints the one command to run.
 PKGS="gcc-i686-linux-gnu binutils-i686-linux-gnu gcc libc6-dev make qemu-system-x86 \
-grub-pc-bin grub-common xorriso mtools e2fsprogs fdisk gdisk python3 clang \
+grub-pc-bin grub-common xorriso mtools e2fsprogs fdisk gdisk python3 clang libclang-rt-14-dev \
 gnuplot-nox"
 TOOLS="i686-linux-gnu-gcc qemu-system-x86_64 grub-mkrescue xorriso mformat \
 mke2fs e2fsck debugfs sfdisk sgdisk python3 clang gnuplot cc"
@@ -13,6 +13,9 @@ for t in $TOOLS; do
 	command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
 done
 [ -d /usr/lib/grub/i386-pc ] || missing="$missing grub-pc-bin"
+# libFuzzer (make fuzz) is only a Recommends of clang, which --no-install-recommends skips
+ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || \
+	missing="$missing libclang-rt-14-dev"
 if [ "$1" = "--check" ]; then
 	[ -z "$missing" ] && exit 0
 	echo "deps: missing:$missing" >&2

@@ -1,0 +1,313 @@
+/*
+ * bio allocation, cloning, splitting, chaining and completion.
+ *
+ * Layer: the bottom of the block core; everything above (filesystems,
+ * the buffer cache, bench) builds bios here and hands them to submit_bio().
+ *
+ * Allocation comes from mempools (a bio pool, and vector pools of 16, 64
+ * and 256 entries; up to BIO_INLINE_VECS entries live inside the bio), so
+ * with GFP_NOIO it cannot fail: it waits for an I/O to give one back.
+ *
+ * Splitting never copies the vector: the front part is a clone whose
+ * bvec_iter stops at the split sector, the original's iter moves past it,
+ * and the front is chained to the original, so the submitter's bi_end_io
+ * runs once, after every part ended, with the first error any part saw.
+ * A clone must not outlive the bio whose vector it shares; chaining
+ * guarantees that.
+ */
+#include "block/bio.h"
+#include "block/blkdev.h"
+#include "kernel/errno.h"
+#include "kernel/init.h"
+#include "kernel/printk.h"
+#include "kernel/mm/mempool.h"
+#include "kernel/mm/page.h"
+#include "kernel/mm/slab.h"
+#include "lib/string.h"
+
+#define BIO_INLINE_VECS	4u
+#define BIO_POOL_MIN	16	/* bios kept in reserve for the I/O path */
+#define BVEC_POOL_MIN	4
+
+/* Vector pool sizes, smallest first; the last is BIO_MAX_VECS. */
+static const u16 bvec_pool_sizes[] = { 16, 64, BIO_MAX_VECS };
+#define NR_BVEC_POOLS	ARRAY_SIZE(bvec_pool_sizes)
+
+/* The one bio set; [I] after bio_init_pools(). */
+struct bio_set {
+	struct kmem_cache	*bs_bio_cache;
+	mempool_t		*bs_bio_pool;
+	struct kmem_cache	*bs_bvec_cache[NR_BVEC_POOLS];
+	mempool_t		*bs_bvec_pool[NR_BVEC_POOLS];
+};
+
+static struct bio_set bio_set;
+
+/**
+ * bio_init_pools - create the bio and vector pools; once, at boot.
+ * Return: 0 or -ENOMEM.
+ */
+int bio_init_pools(void)
+{
+	unsigned i;
+
+	if (bio_set.bs_bio_pool)
+		return 0;
+	bio_set.bs_bio_cache = kmem_cache_create("bio",
+		sizeof(struct bio) + BIO_INLINE_VECS * sizeof(struct bio_vec), 8);
+	if (!bio_set.bs_bio_cache)
+		goto fail;
+	bio_set.bs_bio_pool = mempool_create_slab_pool(BIO_POOL_MIN, bio_set.bs_bio_cache);
+	if (!bio_set.bs_bio_pool)
+		goto fail;
+	for (i = 0; i < NR_BVEC_POOLS; i++) {
+		bio_set.bs_bvec_cache[i] = kmem_cache_create("biovec",
+			bvec_pool_sizes[i] * sizeof(struct bio_vec), 8);
+		if (!bio_set.bs_bvec_cache[i])
+			goto fail;
+		bio_set.bs_bvec_pool[i] = mempool_create_slab_pool(BVEC_POOL_MIN,
+							bio_set.bs_bvec_cache[i]);
+		if (!bio_set.bs_bvec_pool[i])
+			goto fail;
+	}
+	return 0;
+
+fail:
+	/* Boot-time only: what was made stays, a second call retries the rest. */
+	pr_err("bio: cannot create the bio pools\n");
+	return -ENOMEM;
+}
+#ifndef HOST_TEST
+subsys_initcall(bio_init_pools);
+#endif
+
+/**
+ * bio_alloc - a bio with room for nr_vecs vectors, one reference.
+ * @gfp: GFP_NOIO in the I/O path: then it never returns NULL.
+ * Return: the bio, or NULL (nr_vecs > BIO_MAX_VECS, or no memory without wait).
+ */
+struct bio *bio_alloc(gfp_t gfp, unsigned nr_vecs)
+{
+	struct bio *b;
+	void *vecs = NULL;
+	unsigned i = 0;
+
+	if (nr_vecs > BIO_MAX_VECS)
+		return NULL;
+	if (nr_vecs > BIO_INLINE_VECS) {
+		while (bvec_pool_sizes[i] < nr_vecs)
+			i++;
+		vecs = mempool_alloc(bio_set.bs_bvec_pool[i], gfp);
+		if (!vecs)
+			return NULL;
+	}
+	b = mempool_alloc(bio_set.bs_bio_pool, gfp);
+	if (!b) {
+		if (vecs)
+			mempool_free(vecs, bio_set.bs_bvec_pool[i]);
+		return NULL;
+	}
+	memset(b, 0, sizeof(*b));
+	b->bi_cnt = 1;
+	b->bi_remaining = 1;
+	if (vecs) {
+		b->bi_io_vec = vecs;
+		b->bi_pool = bio_set.bs_bvec_pool[i];
+		b->bi_max_vecs = bvec_pool_sizes[i];
+	} else {
+		b->bi_io_vec = b->bi_inline_vecs;
+		b->bi_max_vecs = BIO_INLINE_VECS;
+	}
+	return b;
+}
+
+void bio_get(struct bio *bio)
+{
+	__atomic_add_fetch(&bio->bi_cnt, 1, __ATOMIC_RELAXED);
+}
+
+/* Drop a reference; the last one frees the bio and its own vector. */
+void bio_put(struct bio *bio)
+{
+	int left = __atomic_sub_fetch(&bio->bi_cnt, 1, __ATOMIC_ACQ_REL);
+
+	KASSERT(left >= 0);
+	if (left)
+		return;
+	if (bio->bi_pool)
+		mempool_free(bio->bi_io_vec, bio->bi_pool);
+	mempool_free(bio, bio_set.bs_bio_pool);
+}
+
+/**
+ * bio_add_page - append len bytes at offset in page to a bio being built.
+ * Merges with the last vector when the memory continues it.  When the
+ * bio's queue is known (bi_queue, or bi_bdev), refuses what would break
+ * its limits, so that the bio needs no split.
+ * Return: 0, or -E2BIG when it does not fit (start a new bio), -EINVAL.
+ */
+int bio_add_page(struct bio *bio, struct page *page, u32 len, u32 offset)
+{
+	struct request_queue *q = bio->bi_queue;
+	struct bio_vec *last;
+
+	if (!len || offset >= PAGE_SIZE || len > PAGE_SIZE - offset ||
+	    (bio->bi_flags & BIO_CLONED))
+		return -EINVAL;
+	if (!q && bio->bi_bdev)
+		q = bdev_get_queue(bio->bi_bdev);
+	if (q && ((u64)bio->bi_iter.bi_size + len) >> SECTOR_SHIFT >
+		 q->q_limits.lim_max_hw_sectors)
+		return -E2BIG;
+	if (bio->bi_vcnt) {
+		last = &bio->bi_io_vec[bio->bi_vcnt - 1];
+		if (last->bv_page == page && last->bv_offset + last->bv_len == offset) {
+			last->bv_len += len;
+			bio->bi_iter.bi_size += len;
+			if (q && blk_bio_segments(&q->q_limits, bio) > q->q_limits.lim_max_segments) {
+				last->bv_len -= len;
+				bio->bi_iter.bi_size -= len;
+				return -E2BIG;
+			}
+			return 0;
+		}
+	}
+	if (bio->bi_vcnt >= bio->bi_max_vecs)
+		return -E2BIG;
+	last = &bio->bi_io_vec[bio->bi_vcnt++];
+	last->bv_page = page;
+	last->bv_offset = offset;
+	last->bv_len = len;
+	bio->bi_iter.bi_size += len;
+	if (q && blk_bio_segments(&q->q_limits, bio) > q->q_limits.lim_max_segments) {
+		bio->bi_vcnt--;
+		bio->bi_iter.bi_size -= len;
+		return -E2BIG;
+	}
+	return 0;
+}
+
+void bvec_iter_advance(const struct bio_vec *vec, struct bvec_iter *it, u32 bytes)
+{
+	KASSERT(bytes <= it->bi_size);
+	it->bi_size -= bytes;
+	while (bytes) {
+		u32 len = min(bytes, vec[it->bi_idx].bv_len - it->bi_bvec_done);
+
+		bytes -= len;
+		it->bi_bvec_done += len;
+		if (it->bi_bvec_done == vec[it->bi_idx].bv_len) {
+			it->bi_idx++;
+			it->bi_bvec_done = 0;
+		}
+	}
+}
+
+/* Move a bio's start on by bytes (a multiple of 512 unless it is the end). */
+void bio_advance(struct bio *bio, u32 bytes)
+{
+	bvec_iter_advance(bio->bi_io_vec, &bio->bi_iter, bytes);
+	bio->bi_iter.bi_sector += bytes >> SECTOR_SHIFT;
+}
+
+/* Vectors the rest of the bio touches: what a copy of it needs. */
+u32 bio_nr_vecs_left(const struct bio *bio)
+{
+	struct bvec_iter it;
+	struct bio_vec bv;
+	u32 n = 0;
+
+	bio_for_each_segment(bv, bio, it)
+		n++;
+	return n;
+}
+
+/**
+ * bio_clone - a bio for the same I/O, sharing src's vector.
+ * The clone starts where src stands now; src must outlive it.
+ * Return: the clone with one reference, NULL only without __GFP_WAIT.
+ */
+struct bio *bio_clone(struct bio *src, gfp_t gfp)
+{
+	struct bio *b = bio_alloc(gfp, 0);
+
+	if (!b)
+		return NULL;
+	b->bi_iter = src->bi_iter;
+	b->bi_bdev = src->bi_bdev;
+	b->bi_queue = src->bi_queue;
+	b->bi_rw = src->bi_rw;
+	b->bi_io_vec = src->bi_io_vec;
+	b->bi_vcnt = src->bi_vcnt;
+	b->bi_max_vecs = src->bi_max_vecs;
+	b->bi_flags = BIO_CLONED;
+	b->bi_start_ns = src->bi_start_ns;
+	return b;
+}
+
+/**
+ * bio_split - split off the first sectors of a bio, at any sector.
+ * The returned bio covers [start, start + sectors) and is chained to bio
+ * (see bio_chain); bio now covers the rest.  A preflush stays with the
+ * front and FUA with the back, so the ordering promise is kept.
+ * Return: the front part, NULL only without __GFP_WAIT.
+ */
+struct bio *bio_split(struct bio *bio, u32 sectors, gfp_t gfp)
+{
+	struct bio *split;
+	u32 bytes = sectors << SECTOR_SHIFT;
+
+	KASSERT(sectors > 0 && bytes < bio->bi_iter.bi_size);
+	split = bio_clone(bio, gfp);
+	if (!split)
+		return NULL;
+	split->bi_iter.bi_size = bytes;
+	split->bi_rw &= ~REQ_FUA;
+	split->bi_flags |= BIO_SPLIT;
+	bio->bi_rw &= ~REQ_PREFLUSH;
+	bio_advance(bio, bytes);
+	bio_chain(split, bio);
+	return split;
+}
+
+/**
+ * bio_chain - make parent's completion wait for child's.
+ * child's own bi_end_io is not called; its error reaches parent.  The
+ * block layer drops child's reference when it ends.
+ */
+void bio_chain(struct bio *child, struct bio *parent)
+{
+	KASSERT(!(child->bi_flags & BIO_CHAIN));
+	child->bi_parent = parent;
+	child->bi_flags |= BIO_CHAIN;
+	__atomic_add_fetch(&parent->bi_remaining, 1, __ATOMIC_RELAXED);
+}
+
+/**
+ * bio_endio - end the I/O of a bio, with 0 or a negative errno.
+ * Records the first error; when every chained child has ended too, calls
+ * bi_end_io (or passes the result up the chain, without recursion).
+ * Context: any, interrupts included.
+ */
+void bio_endio(struct bio *bio, int error)
+{
+	struct bio *parent;
+
+	for (;;) {
+		if (error) {
+			int zero = 0;
+			__atomic_compare_exchange_n(&bio->bi_error, &zero, error, false,
+						    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		}
+		if (__atomic_sub_fetch(&bio->bi_remaining, 1, __ATOMIC_ACQ_REL) > 0)
+			return;
+		if (!(bio->bi_flags & BIO_CHAIN))
+			break;
+		parent = bio->bi_parent;
+		error = bio->bi_error;
+		bio_put(bio);
+		bio = parent;
+	}
+	if (bio->bi_end_io)
+		bio->bi_end_io(bio, bio->bi_error);
+}

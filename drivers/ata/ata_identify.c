@@ -1,0 +1,218 @@
+/*
+ * IDENTIFY DEVICE parsing (ATA8-ACS 7.16; word 76 from SATA 3.x): turns
+ * the 256 words a disk returns into struct ata_id, which the IDE and AHCI
+ * drivers use for capacity, sector sizes, command choice (LBA28/LBA48,
+ * FLUSH CACHE EXT, FUA, NCQ) and what lsblk shows.
+ *
+ * The data comes from the device and is treated as hostile: it is copied
+ * into a local array before any use, the integrity word is checked when
+ * present, every "valid" marker (bits 15:14 = 01b) is honoured, sizes are
+ * bounded, and strings are reduced to printable ASCII.
+ *
+ * Strings are stored two characters per word, the first in the high byte
+ * (ACS 3.x "ATA string convention"), padded with spaces.
+ */
+#include "drivers/ata/ata.h"
+#include "drivers/ata/atareg.h"
+#include "kernel/errno.h"
+#include "lib/byteorder.h"
+#include "lib/string.h"
+
+#define ATA_MAX_LOGICAL_SIZE	(64 * 1024)	/* bytes; beyond this we do not go */
+#define ATA_MAX_PHYS_SHIFT	7		/* at most 128 logical per physical */
+
+static bool word_valid(u16 w)
+{
+	return (w & ATA_ID_VALID_MASK) == ATA_ID_VALID_VALUE;
+}
+
+static int highest_bit(unsigned v)
+{
+	int n = -1;
+
+	while (v) {
+		v >>= 1;
+		n++;
+	}
+	return n;
+}
+
+/**
+ * ata_id_string - decode an ATA string from IDENTIFY data
+ * @id: the IDENTIFY words (host order)
+ * @word: first word; @nwords: its length in words
+ * @out: 2 * nwords + 1 bytes
+ *
+ * Swaps each word's bytes into reading order, turns NULs into spaces and
+ * any other non-printable byte into '?', and trims spaces at both ends.
+ */
+void ata_id_string(const u16 *id, unsigned word, unsigned nwords, char *out)
+{
+	unsigned i, n = 0, start = 0;
+
+	for (i = 0; i < nwords; i++) {
+		out[n++] = (char)(id[word + i] >> 8);
+		out[n++] = (char)(id[word + i] & 0xff);
+	}
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)out[i];
+
+		if (c == '\0')
+			out[i] = ' ';
+		else if (c < 0x20 || c > 0x7e)
+			out[i] = '?';
+	}
+	while (n > 0 && out[n - 1] == ' ')
+		n--;
+	while (start < n && out[start] == ' ')
+		start++;
+	memmove(out, out + start, n - start);
+	out[n - start] = '\0';
+}
+
+/* Sum of the 512 bytes must be 0 when the integrity signature is there. */
+static bool integrity_ok(const u16 *id)
+{
+	unsigned i;
+	u8 sum = 0;
+
+	if ((id[ATA_ID_INTEGRITY] & 0xff) != ATA_ID_INTEGRITY_SIG)
+		return true;	/* not provided: nothing to check */
+	for (i = 0; i < ATA_ID_WORDS; i++)
+		sum = (u8)(sum + (id[i] & 0xff) + (id[i] >> 8));
+	return sum == 0;
+}
+
+/* Logical and physical sector sizes and the alignment (words 106, 117-118, 209). */
+static int parse_sector_sizes(const u16 *id, struct ata_id *ai)
+{
+	u16 w106 = id[ATA_ID_SECTOR_SIZE];
+	unsigned shift = 0;
+
+	ai->ai_logical_size = 512;
+	if (word_valid(w106) && (w106 & ATA_ID_SS_LONG_LOGICAL)) {
+		u32 words = (u32)id[ATA_ID_LOGICAL_SIZE] | (u32)id[ATA_ID_LOGICAL_SIZE + 1] << 16;
+
+		/* Reject 520/528-byte formats and nonsense rather than guess. */
+		if (words < 256 || words > ATA_MAX_LOGICAL_SIZE / 2 || !is_power_of_2(words))
+			return -EOPNOTSUPP;
+		ai->ai_logical_size = words * 2;
+	}
+	if (word_valid(w106) && (w106 & ATA_ID_SS_MULTIPLE) &&
+	    (w106 & ATA_ID_SS_LOGICAL_PER_PHYS) <= ATA_MAX_PHYS_SHIFT)
+		shift = w106 & ATA_ID_SS_LOGICAL_PER_PHYS;
+	ai->ai_physical_size = ai->ai_logical_size << shift;
+	ai->ai_align_offset = 0;
+	if (shift && word_valid(id[ATA_ID_ALIGNMENT])) {
+		u32 off = id[ATA_ID_ALIGNMENT] & ATA_ID_ALIGNMENT_MASK;
+
+		if (off < (1u << shift))
+			ai->ai_align_offset = off;
+	}
+	return 0;
+}
+
+/**
+ * ata_id_parse - check and decode IDENTIFY DEVICE data
+ * @id: 256 words as the device sent them (little-endian); not kept
+ * @out: filled on success, zeroed on failure
+ *
+ * Returns 0; -ENODEV when the data is not an ATA device's (word 0 bit 15,
+ * as ATAPI devices answer IDENTIFY PACKET DEVICE); -EIO when the integrity
+ * checksum fails, the data is marked incomplete, or there is no capacity;
+ * -EOPNOTSUPP for a disk without LBA or with a logical sector size we do
+ * not handle.
+ */
+int ata_id_parse(const u16 *id_in, struct ata_id *out)
+{
+	u16 id[ATA_ID_WORDS];
+	u16 w83, w84, w87, w76;
+	u64 lba28, lba48;
+	bool cmdset_valid, enabled_valid;
+	unsigned i;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < ATA_ID_WORDS; i++)
+		id[i] = le16_to_cpu(get_le16(&id_in[i]));
+
+	if (id[ATA_ID_CONFIG] & ATA_ID_CONFIG_NOT_ATA)
+		return -ENODEV;
+	if (!integrity_ok(id) || (id[ATA_ID_CONFIG] & ATA_ID_CONFIG_INCOMPLETE))
+		return -EIO;
+	if (!(id[ATA_ID_CAPABILITY] & ATA_ID_CAP_LBA))
+		return -EOPNOTSUPP;	/* CHS-only: pre-1995 disks */
+
+	ata_id_string(id, ATA_ID_MODEL, ATA_ID_MODEL_WORDS, out->ai_model);
+	ata_id_string(id, ATA_ID_SERIAL, ATA_ID_SERIAL_WORDS, out->ai_serial);
+	ata_id_string(id, ATA_ID_FW_REV, ATA_ID_FW_REV_WORDS, out->ai_firmware);
+
+	/* Words 82-84 are valid when 83 says so, 85-87 when 87 does. */
+	w83 = id[ATA_ID_CMDSET_2];
+	w84 = id[ATA_ID_CMDSET_3];
+	w87 = id[ATA_ID_CMDSET_ENABLED_3];
+	cmdset_valid = word_valid(w83);
+	enabled_valid = word_valid(w87);
+
+	out->ai_lba48 = cmdset_valid && (w83 & ATA_ID_CMDSET_2_LBA48);
+	lba28 = (u64)id[ATA_ID_LBA28_CAPACITY] | (u64)id[ATA_ID_LBA28_CAPACITY + 1] << 16;
+	lba48 = 0;
+	for (i = 0; i < 3; i++)		/* word 103 must be zero: 48 bits only */
+		lba48 |= (u64)id[ATA_ID_LBA48_CAPACITY + i] << (16 * i);
+	/* Words 60-61 saturate at 0x0FFFFFFF; the real size is in 100-103. */
+	out->ai_sectors = out->ai_lba48 && lba48 ? lba48 : lba28;
+	if (!out->ai_lba48 && out->ai_sectors > ATA_LBA28_LIMIT - 1)
+		out->ai_sectors = ATA_LBA28_LIMIT - 1;	/* 0FFFFFFFh is the most 60-61 hold */
+	err = parse_sector_sizes(id, out);
+	if (err)
+		goto fail;
+	if (out->ai_sectors == 0) {
+		err = -EIO;
+		goto fail;
+	}
+
+	out->ai_dma = id[ATA_ID_CAPABILITY] & ATA_ID_CAP_DMA;
+	out->ai_wcache = cmdset_valid && (id[ATA_ID_CMDSET_1] & ATA_ID_CMDSET_1_WCACHE);
+	out->ai_wcache_on = out->ai_wcache && enabled_valid &&
+			    (id[ATA_ID_CMDSET_ENABLED_1] & ATA_ID_ENABLED_1_WCACHE);
+	out->ai_flush = cmdset_valid && (w83 & ATA_ID_CMDSET_2_FLUSH);
+	out->ai_flush_ext = out->ai_lba48 && (w83 & ATA_ID_CMDSET_2_FLUSH_EXT);
+	/* WRITE DMA FUA EXT is a 48-bit command: no FUA without LBA48. */
+	out->ai_fua = out->ai_lba48 &&
+		      ((word_valid(w84) && (w84 & ATA_ID_CMDSET_3_FUA)) ||
+		       (enabled_valid && (w87 & ATA_ID_ENABLED_3_FUA)));
+
+	/* Word 76 is SATA's; 0000h and FFFFh mean "not reported". */
+	w76 = id[ATA_ID_SATA_CAP];
+	if (w76 != 0x0000 && w76 != 0xffff && (w76 & ATA_ID_SATA_CAP_NCQ) && out->ai_lba48) {
+		out->ai_ncq = true;
+		out->ai_ncq_depth = (id[ATA_ID_QUEUE_DEPTH] & ATA_ID_QUEUE_DEPTH_MASK) + 1;
+	}
+
+	out->ai_udma_active = -1;
+	out->ai_mwdma_active = -1;
+	if (out->ai_dma) {
+		u16 w63 = id[ATA_ID_MWDMA], w88 = id[ATA_ID_UDMA];
+
+		out->ai_mwdma_modes = w63 & 0x07;
+		out->ai_mwdma_active = (s8)highest_bit((w63 >> 8) & 0x07);
+		if (id[ATA_ID_FIELD_VALID] & ATA_ID_FIELD_VALID_88) {
+			out->ai_udma_modes = w88 & 0x7f;
+			out->ai_udma_active = (s8)highest_bit((w88 >> 8) & 0x7f);
+		}
+	}
+	out->ai_ssd = id[ATA_ID_ROTATION_RATE] == 1;
+	out->ai_max_multiple = id[ATA_ID_MAX_MULTIPLE] & 0xff;
+	out->ai_major = id[ATA_ID_MAJOR_VERSION] == 0xffff ? 0 : id[ATA_ID_MAJOR_VERSION];
+	return 0;
+
+fail:
+	memset(out, 0, sizeof(*out));
+	return err;
+}
+
+/* Capacity in the block layer's 512-byte sectors. */
+u64 ata_id_capacity512(const struct ata_id *ai)
+{
+	return ai->ai_sectors * (ai->ai_logical_size / SECTOR_SIZE);
+}

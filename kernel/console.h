@@ -1,0 +1,43 @@
+/*
+ * Consoles: where kernel output goes and where the shell's input comes
+ * from.  Output goes to every registered console (serial, VGA text, later
+ * a framebuffer); input from any of them lands in one ring that the shell
+ * reads.  Ctrl-C is also noted as an interrupt request for long commands.
+ */
+#ifndef KERNEL_CONSOLE_H
+#define KERNEL_CONSOLE_H
+
+#include "kernel/compiler.h"
+
+struct console {
+	const char	*con_name;
+	void		(*con_write)(struct console *con, const char *s, size_t n);
+	struct console	*con_next;	/* [console lock] */
+};
+
+void console_register(struct console *con);
+/* Write to every console; safe in interrupt context and during panic. */
+void console_write(const char *s, size_t n);
+
+/* Formatted output straight to the consoles, not the log: shell output. */
+int kprintf(const char *fmt, ...) __printf(1, 2);
+
+/* Input side: drivers push characters (from their interrupt handlers). */
+void console_input(char c);
+/* Next input character, or -1 if none is waiting. */
+int console_getc(void);
+/* Wait up to timeout_ms (0: forever) for a character; -1 on timeout. */
+int console_getc_wait(u32 timeout_ms);
+
+/*
+ * True once a person has typed on a console: then progress lines update in
+ * place; a scripted run (run="...", no input) gets periodic lines instead.
+ */
+bool console_is_tty(void);
+
+/* Early serial and VGA bring-up (before interrupts), and their IRQ setup. */
+void serial_early_init(void);
+int serial_irq_init(void);
+void vga_init(void);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * Identify the boot CPU once, so that feature tests are plain bit tests.
+ */
+#include "kernel/cpu.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+struct cpu_info boot_cpu;
+
+void cpu_identify(void)
+{
+	u32 a, b, c, d, max_ext, i;
+
+	cpuid(0, &a, &b, &c, &d);
+	memcpy(boot_cpu.vendor + 0, &b, 4);
+	memcpy(boot_cpu.vendor + 4, &d, 4);
+	memcpy(boot_cpu.vendor + 8, &c, 4);
+	boot_cpu.vendor[12] = '\0';
+	if (a >= 1) {
+		cpuid(1, &a, &b, &c, &d);
+		boot_cpu.family = (a >> 8) & 0xf;
+		boot_cpu.model = (a >> 4) & 0xf;
+		boot_cpu.stepping = a & 0xf;
+		if (boot_cpu.family == 0xf)
+			boot_cpu.family += (a >> 20) & 0xff;
+		if (boot_cpu.family >= 6)
+			boot_cpu.model |= ((a >> 16) & 0xf) << 4;
+		boot_cpu.features_edx = d;
+		boot_cpu.features_ecx = c;
+		boot_cpu.hypervisor = c & CPUID1_ECX_HYPERVISOR;
+	}
+	cpuid(0x80000000, &max_ext, &b, &c, &d);
+	if (max_ext >= 0x80000001) {
+		cpuid(0x80000001, &a, &b, &c, &d);
+		boot_cpu.ext_features_edx = d;
+	}
+	if (max_ext >= 0x80000004) {
+		u32 *w = (u32 *)boot_cpu.brand;
+
+		for (i = 0; i < 3; i++)
+			cpuid(0x80000002 + i, &w[i * 4], &w[i * 4 + 1], &w[i * 4 + 2], &w[i * 4 + 3]);
+		boot_cpu.brand[48] = '\0';
+	}
+	pr_info("cpu: %s family %u model %u stepping %u%s%s%s\n", boot_cpu.vendor,
+		boot_cpu.family, boot_cpu.model, boot_cpu.stepping,
+		boot_cpu.features_edx & CPUID1_EDX_PAE ? " pae" : "",
+		cpu_has_nx() ? " nx" : "",
+		boot_cpu.hypervisor ? " (hypervisor)" : "");
+}

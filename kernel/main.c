@@ -1,0 +1,102 @@
+/*
+ * kmain: the order of boot.
+ *
+ *   consoles (serial, VGA)  -> messages from here on
+ *   multiboot -> boot_info  -> before anything can overwrite the loader's data
+ *   cmdline                 -> every owner's parameters set before its init
+ *   GDT, IDT, CPU identify  -> exceptions get reports
+ *   mm_init                 -> pages, slab, kmap, final page tables
+ *   PIC, time, interrupts on
+ *   initcalls by level      -> subsystems, drivers, filesystems (kernel/init.h)
+ *   self-tests, run=, or the interactive shell
+ */
+#include "kernel/bootinfo.h"
+#include "kernel/console.h"
+#include "kernel/cpu.h"
+#include "kernel/desc.h"
+#include "kernel/init.h"
+#include "kernel/printk.h"
+#include "kernel/selftest.h"
+#include "kernel/power.h"
+#include "kernel/spinlock.h"
+#include "kernel/time.h"
+#include "kernel/mm/page.h"
+#include "kernel/errno.h"
+#include "lib/string.h"
+
+int multiboot_parse(u32 magic, u32 info_phys);
+void cmdline_parse(void);
+void pic_init(void);
+void time_init(void);
+void shell_main(void);
+void kmain(u32 magic, u32 info_phys);
+
+/* mm provides this; until it is linked in, the early map is all there is. */
+void mm_init(void) __attribute__((weak));
+
+extern const struct initcall __initcall_start[], __initcall_end[];
+extern const char *selftest_pattern;
+
+static void drop_identity_map(void)
+{
+	boot_pdpt[0] = 0;
+	write_cr3(read_cr3());	/* reload the PDPT registers (PAE) */
+}
+
+static void run_initcalls(void)
+{
+	const struct initcall *ic;
+	int err;
+
+	for (ic = __initcall_start; ic < __initcall_end; ic++) {
+		err = ic->ic_fn();
+		if (err && err != -ENODEV)
+			pr_warn("init: %s failed: %s\n", ic->ic_name, errstr(err));
+	}
+}
+
+static void print_memory_map(void)
+{
+	unsigned i;
+
+	for (i = 0; i < boot_info.nr_mmap; i++) {
+		const struct boot_mmap_entry *e = &boot_info.mmap[i];
+
+		pr_info("  mem 0x%010llx-0x%010llx %s\n", (unsigned long long)e->base,
+			(unsigned long long)(e->base + e->len - 1),
+			e->type == BOOT_MEM_USABLE ? "usable" : "reserved");
+	}
+}
+
+void kmain(u32 magic, u32 info_phys)
+{
+	serial_early_init();
+	vga_init();
+	pr_info("storage stack kernel booting\n");
+	if (multiboot_parse(magic, info_phys) != 0) {
+		pr_emerg("not started by a multiboot loader (magic %#x); stopping\n", magic);
+		machine_fail_now();
+	}
+	cmdline_parse();
+	pr_info("boot: loader \"%s\", command line \"%s\"\n",
+		boot_info.loader, boot_info.cmdline);
+	print_memory_map();
+
+	gdt_init();
+	idt_init();
+	cpu_identify();
+	drop_identity_map();
+	if (mm_init)
+		mm_init();
+
+	pic_init();
+	time_init();
+	local_irq_enable();
+	serial_irq_init();
+
+	run_initcalls();
+
+	if (selftest_pattern)
+		machine_exit(selftest_run(selftest_pattern) ? 1 : 0);
+	shell_main();
+}

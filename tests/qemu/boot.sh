@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Booting: -kernel and GRUB ISO on both machines, the run= verdict, the
+# command line's tolerance of unknown options, and run-qemu's timeout.
+. "$(dirname "$0")/lib.bash"
+
+for m in pc q35; do
+	boot kernel-$m --machine $m --timeout 60 --cmdline 'run=uptime'
+	expect_rc "boot/kernel/$m" 0
+	expect_out "boot/kernel/$m/reached-run" '^run: done'
+
+	boot iso-$m --iso --machine $m --timeout 120 --cmdline 'run=uptime'
+	expect_rc "boot/iso/$m" 0
+	expect_out "boot/iso/$m/loader" 'loader "GRUB'
+done
+
+# The plain ISO (its own grub.cfg) reaches the shell prompt.
+boot iso-menu --iso --machine pc --timeout 60 --input /dev/null
+expect_out "boot/iso/menu-reaches-shell" 'Type help for the list of commands'
+
+boot unknown-option --timeout 60 --cmdline 'bogus=1 loglevel=lots run=uptime'
+expect_rc "cmdline/unknown-option-survived" 0
+expect_out "cmdline/unknown-option-warned" 'unknown parameter "bogus"'
+expect_out "cmdline/bad-value-warned" 'bad value for loglevel'
+
+boot run-fails --timeout 60 --cmdline 'run="uptime; nosuchcommand; uptime"'
+expect_rc "run/failed-command-fails-run" 1
+expect_out "run/not-found-said" 'nosuchcommand: command not found'
+expect_out "run/later-commands-still-ran" '^up [0-9]'
+
+boot run-quotes --timeout 60 --cmdline 'run="echo '"'a  b'"'; echo c"'
+expect_rc "run/quoted" 0
+expect_out "run/quoted-words-kept" '^a  b$'
+expect_out "run/second-command" '^c$'
+
+boot usage --timeout 60 --cmdline 'run="uptime extra"'
+expect_rc "shell/usage-error-fails" 1
+expect_out "shell/usage-printed" '^usage: uptime'
+
+boot timeout --timeout 5
+expect_rc "run-qemu/timeout-124" 124
+
+printf '\rpoweroff\r' >"$logdir/init.in"	# the first byte may be lost, see shell.sh
+boot init --timeout 60 --input "$logdir/init.in" --cmdline 'init="echo first; uptime"'
+expect_rc "shell/init-then-prompt-then-poweroff" 0
+expect_out "shell/init-ran" '^first$'
+expect_out "shell/init-prompt" 'Type help for the list of commands'

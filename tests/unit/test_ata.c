@@ -1,0 +1,624 @@
+/*
+ * Host tests of the shared ATA code: IDENTIFY parsing over blocks shaped
+ * like the ones QEMU's ide-hd returns (hw/ide/core.c ide_identify, as seen
+ * from a guest: see shared/TESTING.md section 5 for the 3 TiB numbers),
+ * built by hand from ATA8-ACS 7.16, plus edge cases (4Kn, 512e, odd string
+ * padding, integrity word, hostile values); command construction (LBA28
+ * versus LBA48 at the boundaries, FUA, NCQ, PIO), FIS packing, the NCQ
+ * error log, and status/error decoding.
+ */
+#include "tests/unit/unit.h"
+#include "drivers/ata/ata.h"
+#include "drivers/ata/atareg.h"
+#include "drivers/ata/satafis.h"
+#include "kernel/errno.h"
+
+static u16 id[ATA_ID_WORDS];
+
+/* An ATA string: two characters per word, first in the high byte, space padded. */
+static void put_str(unsigned word, unsigned nwords, const char *s)
+{
+	unsigned i, n = strlen(s);
+
+	for (i = 0; i < nwords * 2; i++) {
+		u8 c = i < n ? (u8)s[i] : ' ';
+
+		if (i % 2 == 0)
+			id[word + i / 2] = (u16)(c << 8);
+		else
+			id[word + i / 2] |= c;
+	}
+}
+
+static void put_sectors(u64 n)
+{
+	u64 n28 = n >= (1u << 28) ? (1u << 28) - 1 : n;
+
+	id[60] = (u16)n28;
+	id[61] = (u16)(n28 >> 16);
+	id[100] = (u16)n;
+	id[101] = (u16)(n >> 16);
+	id[102] = (u16)(n >> 32);
+	id[103] = (u16)(n >> 48);
+}
+
+/* What QEMU 7.2's ide-hd answers (write cache on; NCQ when behind AHCI). */
+static void qemu_disk(u64 sectors, bool ahci)
+{
+	memset(id, 0, sizeof(id));
+	id[0] = 0x0040;
+	put_str(10, 10, "QM00001");
+	id[20] = 3;
+	id[21] = 512;
+	id[22] = 4;
+	put_str(23, 4, "2.5+");
+	put_str(27, 20, "QEMU HARDDISK");
+	id[47] = 0x8000 | 16;
+	id[48] = 1;
+	id[49] = (1 << 11) | (1 << 9) | (1 << 8);
+	id[51] = 0x200;
+	id[52] = 0x200;
+	id[53] = 1 | (1 << 1) | (1 << 2);
+	id[62] = 0x07;
+	id[63] = 0x07;
+	id[64] = 0x03;
+	id[65] = id[66] = id[67] = id[68] = 120;
+	if (ahci) {
+		id[75] = 31;
+		id[76] = 1 << 8;
+	}
+	id[80] = 0xf0;
+	id[81] = 0x16;
+	id[82] = (1 << 14) | (1 << 5) | 1;
+	id[83] = (1 << 14) | (1 << 13) | (1 << 12) | (1 << 10);
+	id[84] = 1 << 14;
+	id[85] = (1 << 14) | (1 << 5) | 1;
+	id[86] = (1 << 13) | (1 << 12) | (1 << 10);
+	id[87] = 1 << 14;
+	id[88] = 0x3f | (1 << 13);
+	id[93] = 1 | (1 << 14) | 0x2000;
+	id[106] = 0x6000;
+	put_sectors(sectors);
+}
+
+static void set_integrity(void)
+{
+	u8 sum = 0;
+	unsigned i;
+
+	id[255] = 0x00a5;
+	for (i = 0; i < 255; i++)
+		sum = (u8)(sum + (id[i] & 0xff) + (id[i] >> 8));
+	sum = (u8)(sum + 0xa5);
+	id[255] |= (u16)((u8)(0x100 - sum) << 8);
+}
+
+static void test_qemu_ide_disk(void)
+{
+	struct ata_id ai;
+
+	qemu_disk(131072, false);	/* 64 MiB */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_STR(ai.ai_model, "QEMU HARDDISK");
+	CHECK_STR(ai.ai_serial, "QM00001");
+	CHECK_STR(ai.ai_firmware, "2.5+");
+	CHECK_EQ(ai.ai_sectors, 131072);
+	CHECK_EQ(ata_id_capacity512(&ai), 131072);
+	CHECK_EQ(ai.ai_logical_size, 512);
+	CHECK_EQ(ai.ai_physical_size, 512);
+	CHECK(ai.ai_lba48);
+	CHECK(ai.ai_dma);
+	CHECK(ai.ai_wcache && ai.ai_wcache_on);
+	CHECK(ai.ai_flush && ai.ai_flush_ext);
+	CHECK(!ai.ai_fua);
+	CHECK(!ai.ai_ncq);
+	CHECK_EQ(ai.ai_udma_modes, 0x3f);
+	CHECK_EQ(ai.ai_udma_active, 5);
+	CHECK_EQ(ai.ai_mwdma_modes, 0x07);
+	CHECK_EQ(ai.ai_mwdma_active, -1);
+	CHECK_EQ(ai.ai_max_multiple, 16);
+	CHECK(!ai.ai_ssd);
+}
+
+static void test_qemu_ahci_ncq(void)
+{
+	struct ata_id ai;
+
+	qemu_disk(2097152, true);
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(ai.ai_ncq);
+	CHECK_EQ(ai.ai_ncq_depth, 32);
+	id[75] = 3;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_EQ(ai.ai_ncq_depth, 4);
+	id[76] = 0xffff;	/* "not reported", though bit 8 reads 1 */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(!ai.ai_ncq);
+}
+
+/* truncate -s 3T: words 60-61 saturate, 100-103 hold 0x180000000. */
+static void test_beyond_2tib(void)
+{
+	struct ata_id ai;
+	struct ata_taskfile tf;
+
+	qemu_disk(0x180000000ull, true);
+	CHECK_EQ(id[60], 0xffff);
+	CHECK_EQ(id[61], 0x0fff);
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(ai.ai_sectors == 0x180000000ull);
+	CHECK(ata_id_capacity512(&ai) == 0x180000000ull);
+	CHECK_EQ(ata_rw(&tf, &ai, 0x17fffffffull, 1, ATA_RW_DMA, 0), 0);
+	CHECK_EQ(tf.tf_command, ATA_CMD_READ_DMA_EXT);
+	CHECK(tf.tf_lba == 0x17fffffffull);
+	CHECK(tf.tf_flags & ATA_TF_LBA48);
+	CHECK_EQ(ata_rw(&tf, &ai, 0x180000000ull, 1, ATA_RW_DMA, 0), -ERANGE);
+	CHECK_EQ(ata_rw(&tf, &ai, 0x17fffffffull, 2, ATA_RW_DMA, 0), -ERANGE);
+	/* Without the 48-bit feature set the LBA28 count is all there is. */
+	id[83] &= (u16)~(1 << 10);
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(!ai.ai_lba48 && !ai.ai_flush_ext && !ai.ai_ncq);
+	CHECK_EQ(ai.ai_sectors, 0x0fffffff);
+}
+
+static void test_4kn(void)
+{
+	struct ata_id ai;
+
+	qemu_disk(1000000, true);
+	id[106] = 0x4000 | ATA_ID_SS_LONG_LOGICAL;
+	id[117] = 2048;		/* words per logical sector: 4096 bytes */
+	id[118] = 0;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_EQ(ai.ai_logical_size, 4096);
+	CHECK_EQ(ai.ai_physical_size, 4096);
+	CHECK_EQ(ai.ai_sectors, 1000000);
+	CHECK_EQ(ata_id_capacity512(&ai), 8000000);
+	/* 520-byte sectors and nonsense sizes are refused, not guessed at. */
+	id[117] = 260;
+	CHECK_EQ(ata_id_parse(id, &ai), -EOPNOTSUPP);
+	CHECK_EQ(ai.ai_sectors, 0);
+	id[117] = 0;
+	id[118] = 0x8000;
+	CHECK_EQ(ata_id_parse(id, &ai), -EOPNOTSUPP);
+	id[117] = 128;
+	id[118] = 0;
+	CHECK_EQ(ata_id_parse(id, &ai), -EOPNOTSUPP);
+	/* The size words without the valid marker are ignored. */
+	id[106] = 0x8000 | ATA_ID_SS_LONG_LOGICAL;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_EQ(ai.ai_logical_size, 512);
+}
+
+static void test_512e(void)
+{
+	struct ata_id ai;
+
+	qemu_disk(1 << 20, true);
+	id[106] = 0x4000 | ATA_ID_SS_MULTIPLE | 3;	/* 8 logical per physical */
+	id[209] = 0x4000 | 1;				/* LBA 0 at offset 1 */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_EQ(ai.ai_logical_size, 512);
+	CHECK_EQ(ai.ai_physical_size, 4096);
+	CHECK_EQ(ai.ai_align_offset, 1);
+	id[209] = 0x4000 | 9;				/* beyond the physical sector */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_EQ(ai.ai_align_offset, 0);
+	id[106] = 0x4000 | ATA_ID_SS_MULTIPLE | 15;	/* 32768 per physical: ignored */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_EQ(ai.ai_physical_size, 512);
+}
+
+static void test_strings(void)
+{
+	struct ata_id ai;
+	char s[41];
+
+	qemu_disk(2048, false);
+	/* Leading spaces, NUL padding instead of spaces, a control character. */
+	put_str(27, 20, "   WDC WD10EZEX-08WN4A0");
+	id[27 + 12] = 0;
+	id[27 + 13] = 0;
+	id[27 + 19] = 0;
+	put_str(10, 10, "");
+	put_str(23, 4, "01.01A01");
+	id[25] = (u16)(('\x07' << 8) | 'A');
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_STR(ai.ai_model, "WDC WD10EZEX-08WN4A0");
+	CHECK_STR(ai.ai_serial, "");
+	CHECK_STR(ai.ai_firmware, "01.0?A01");
+	/* An odd number of characters: the last word holds one plus a space. */
+	put_str(27, 20, "ABCDE");
+	ata_id_string(id, 27, 3, s);
+	CHECK_STR(s, "ABCDE");
+	put_str(27, 20, "Samsung SSD 870 EVO 1TB                 ");
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_STR(ai.ai_model, "Samsung SSD 870 EVO 1TB");
+	CHECK_EQ(strlen(ai.ai_model), 23);
+}
+
+static void test_rejects(void)
+{
+	struct ata_id ai;
+
+	qemu_disk(2048, false);
+	set_integrity();
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	id[100] ^= 1;		/* one bit flipped after the checksum */
+	CHECK_EQ(ata_id_parse(id, &ai), -EIO);
+
+	qemu_disk(2048, false);
+	id[0] = 0x85c0;		/* what an ATAPI CD-ROM returns for IDENTIFY PACKET */
+	CHECK_EQ(ata_id_parse(id, &ai), -ENODEV);
+	qemu_disk(2048, false);
+	id[0] |= ATA_ID_CONFIG_INCOMPLETE;
+	CHECK_EQ(ata_id_parse(id, &ai), -EIO);
+	qemu_disk(2048, false);
+	id[49] &= (u16)~(1 << 9);
+	CHECK_EQ(ata_id_parse(id, &ai), -EOPNOTSUPP);
+	qemu_disk(0, false);
+	CHECK_EQ(ata_id_parse(id, &ai), -EIO);
+	/* Word 83 all ones is "not valid": no 48-bit, no flush claims. */
+	qemu_disk(2048, false);
+	id[83] = 0xffff;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(!ai.ai_lba48 && !ai.ai_flush && !ai.ai_wcache);
+	/* Word 103 is outside 48 bits and is not part of the count. */
+	qemu_disk(4096, false);
+	id[103] = 0xffff;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_EQ(ai.ai_sectors, 4096);
+}
+
+static void test_fua_flag(void)
+{
+	struct ata_id ai;
+
+	qemu_disk(4096, false);
+	id[84] |= 1 << 6;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(ai.ai_fua);
+	id[84] = 0;		/* invalid marker: the enabled copy in 87 still counts */
+	id[87] |= 1 << 6;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(ai.ai_fua);
+	id[83] &= (u16)~(1 << 10);	/* FUA commands are 48-bit only */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(!ai.ai_fua);
+}
+
+static struct ata_id disk(u64 sectors, bool ahci, bool fua)
+{
+	struct ata_id ai;
+
+	qemu_disk(sectors, ahci);
+	if (fua)
+		id[84] |= 1 << 6;
+	ata_id_parse(id, &ai);
+	return ai;
+}
+
+static void test_lba28_boundary(void)
+{
+	struct ata_id ai = disk(1ull << 30, false, false);
+	struct ata_taskfile tf;
+
+	/* Ends at 0x0FFFFFFE: still LBA28. */
+	CHECK_EQ(ata_rw(&tf, &ai, 0x0fffff00, 0xff, ATA_RW_DMA, 0), 0);
+	CHECK_EQ(tf.tf_command, ATA_CMD_READ_DMA);
+	CHECK_EQ(tf.tf_device, ATA_DEVICE_LBA | 0x0f);
+	CHECK_EQ(tf.tf_count, 0xff);
+	CHECK_EQ(tf.tf_lba, 0x0fffff00);
+	CHECK(!(tf.tf_flags & ATA_TF_LBA48));
+	CHECK_EQ(tf.tf_protocol, ATA_PROT_DMA);
+	/* Touches 0x0FFFFFFF: the 48-bit form. */
+	CHECK_EQ(ata_rw(&tf, &ai, 0x0fffff01, 0xff, ATA_RW_DMA | ATA_RW_WRITE, 0), 0);
+	CHECK_EQ(tf.tf_command, ATA_CMD_WRITE_DMA_EXT);
+	CHECK_EQ(tf.tf_device, ATA_DEVICE_LBA);
+	CHECK(tf.tf_flags & ATA_TF_LBA48 && tf.tf_flags & ATA_TF_WRITE);
+	/* 256 sectors is LBA28 with a count of 0; 257 needs EXT. */
+	CHECK_EQ(ata_rw(&tf, &ai, 0x12345678 & 0x0fffffff, 256, ATA_RW_DMA, 0), 0);
+	CHECK_EQ(tf.tf_command, ATA_CMD_READ_DMA);
+	CHECK_EQ(tf.tf_count, 0);
+	CHECK_EQ(tf.tf_nsect, 256);
+	CHECK_EQ(tf.tf_device, ATA_DEVICE_LBA | 0x02);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 257, ATA_RW_DMA, 0), 0);
+	CHECK_EQ(tf.tf_command, ATA_CMD_READ_DMA_EXT);
+	CHECK_EQ(tf.tf_count, 257);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 65536, ATA_RW_DMA, 0), 0);
+	CHECK_EQ(tf.tf_count, 0);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 65537, ATA_RW_DMA, 0), -EINVAL);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 0, ATA_RW_DMA, 0), -EINVAL);
+	/* PIO */
+	CHECK_EQ(ata_rw(&tf, &ai, 10, 1, 0, 0), 0);
+	CHECK_EQ(tf.tf_command, ATA_CMD_READ_SECTORS);
+	CHECK_EQ(tf.tf_protocol, ATA_PROT_PIO);
+	CHECK_EQ(ata_rw(&tf, &ai, 0x10000000, 1, ATA_RW_WRITE, 0), 0);
+	CHECK_EQ(tf.tf_command, ATA_CMD_WRITE_SECTORS_EXT);
+}
+
+static void test_lba28_only_disk(void)
+{
+	struct ata_id ai;
+	struct ata_taskfile tf;
+
+	qemu_disk(1 << 20, false);
+	id[83] &= (u16)~((1 << 10) | (1 << 13));
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 300, ATA_RW_DMA, 0), -EINVAL);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 256, ATA_RW_DMA | ATA_RW_WRITE | ATA_RW_FUA, 0),
+		 -EOPNOTSUPP);
+	ata_flush(&tf, &ai);
+	CHECK_EQ(tf.tf_command, ATA_CMD_FLUSH_CACHE);
+	CHECK_EQ(tf.tf_protocol, ATA_PROT_NODATA);
+	CHECK(!(tf.tf_flags & ATA_TF_LBA48));
+	ai = disk(1 << 20, false, false);
+	ata_flush(&tf, &ai);
+	CHECK_EQ(tf.tf_command, ATA_CMD_FLUSH_CACHE_EXT);
+	CHECK(tf.tf_flags & ATA_TF_LBA48);
+}
+
+static void test_fua(void)
+{
+	struct ata_id ai = disk(1 << 20, false, true);
+	struct ata_taskfile tf;
+
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 8, ATA_RW_DMA | ATA_RW_WRITE | ATA_RW_FUA, 0), 0);
+	CHECK_EQ(tf.tf_command, ATA_CMD_WRITE_DMA_FUA_EXT);
+	CHECK(tf.tf_flags & ATA_TF_LBA48);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 8, ATA_RW_DMA | ATA_RW_FUA, 0), -EINVAL);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 8, ATA_RW_WRITE | ATA_RW_FUA, 0), -EOPNOTSUPP);
+	ai = disk(1 << 20, false, false);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 8, ATA_RW_DMA | ATA_RW_WRITE | ATA_RW_FUA, 0),
+		 -EOPNOTSUPP);
+	CHECK_EQ(tf.tf_command, 0);
+}
+
+static void test_ncq(void)
+{
+	struct ata_id ai = disk(1ull << 33, true, false);
+	struct ata_taskfile tf;
+
+	CHECK_EQ(ata_rw(&tf, &ai, 0x123456789aull, 8, ATA_RW_NCQ | ATA_RW_WRITE | ATA_RW_FUA, 5),
+		 -ERANGE);
+	CHECK_EQ(ata_rw(&tf, &ai, 0x1234567ull, 8, ATA_RW_NCQ | ATA_RW_WRITE | ATA_RW_FUA, 5), 0);
+	CHECK_EQ(tf.tf_command, ATA_CMD_WRITE_FPDMA_QUEUED);
+	CHECK_EQ(tf.tf_protocol, ATA_PROT_NCQ);
+	CHECK_EQ(tf.tf_feature, 8);
+	CHECK_EQ(tf.tf_count, 5 << 3);
+	CHECK_EQ(tf.tf_device, ATA_DEVICE_LBA | ATA_DEVICE_FUA);
+	CHECK(tf.tf_flags & ATA_TF_LBA48);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 65536, ATA_RW_NCQ, 31), 0);
+	CHECK_EQ(tf.tf_command, ATA_CMD_READ_FPDMA_QUEUED);
+	CHECK_EQ(tf.tf_feature, 0);
+	CHECK_EQ(tf.tf_count, 31 << 3);
+	CHECK_EQ(tf.tf_device, ATA_DEVICE_LBA);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 1, ATA_RW_NCQ, 32), -EINVAL);
+	id[75] = 7;
+	ata_id_parse(id, &ai);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 1, ATA_RW_NCQ, 8), -EINVAL);
+	ai = disk(1 << 20, false, false);
+	CHECK_EQ(ata_rw(&tf, &ai, 0, 1, ATA_RW_NCQ, 0), -EOPNOTSUPP);
+}
+
+static void test_fis_h2d(void)
+{
+	struct ata_id ai = disk(1ull << 46, true, false);
+	struct ata_taskfile tf;
+	struct sata_fis_h2d fis;
+	const u8 *b = (const u8 *)&fis;
+	static const u8 want48[20] = {
+		0x27, 0x83, 0x61, 0x10, 0x66, 0x55, 0x44, 0xc0,
+		0x33, 0x22, 0x11, 0x00, 0x38, 0x00, 0x00, 0x00, 0, 0, 0, 0,
+	};
+	static const u8 want28[20] = {
+		0x27, 0x80, 0xc8, 0x00, 0x03, 0x02, 0x01, 0x4a,
+		0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0, 0, 0, 0,
+	};
+
+	CHECK_EQ(ata_rw(&tf, &ai, 0x112233445566ull, 16,
+			ATA_RW_NCQ | ATA_RW_WRITE | ATA_RW_FUA, 7), 0);
+	ata_tf_to_fis(&tf, 3, &fis);
+	CHECK(memcmp(b, want48, 20) == 0);
+	CHECK_EQ(SATA_FIS_H2D_DWORDS, 5);
+	CHECK_EQ(ata_rw(&tf, &ai, 0x0a010203, 128, ATA_RW_DMA, 0), 0);
+	ata_tf_to_fis(&tf, 0, &fis);
+	CHECK(memcmp(b, want28, 20) == 0);
+}
+
+static void test_fis_d2h(void)
+{
+	struct sata_fis_d2h d = {
+		.d2h_type = SATA_FIS_TYPE_REG_D2H, .d2h_flags = SATA_D2H_FLAGS_I,
+		.d2h_status = 0x41, .d2h_error = 0x40, .d2h_lba0 = 0x00, .d2h_lba1 = 0x10,
+		.d2h_lba2 = 0x00, .d2h_device = 0x40, .d2h_lba3 = 0x80, .d2h_lba4 = 0x01,
+		.d2h_lba5 = 0x00, .d2h_count = 0x08,
+	};
+	struct ata_taskfile tf;
+	u8 st, err;
+
+	ata_fis_to_tf(&d, &tf, &st, &err);
+	CHECK_EQ(st, 0x41);
+	CHECK_EQ(err, 0x40);
+	CHECK(tf.tf_lba == 0x180001000ull);
+	CHECK_EQ(tf.tf_count, 8);
+}
+
+static void test_read_log(void)
+{
+	struct ata_taskfile tf;
+	struct sata_fis_h2d fis;
+
+	ata_read_log_ext(&tf, ATA_LOG_SATA_NCQ, 0, 1);
+	CHECK_EQ(tf.tf_command, ATA_CMD_READ_LOG_EXT);
+	CHECK_EQ(tf.tf_lba, 0x10);
+	CHECK_EQ(tf.tf_count, 1);
+	CHECK_EQ(tf.tf_nsect, 1);
+	CHECK_EQ(tf.tf_protocol, ATA_PROT_PIO);
+	ata_read_log_ext(&tf, 0xe0, 0x1234, 2);
+	ata_tf_to_fis(&tf, 0, &fis);
+	CHECK_EQ(fis.h2d_lba0, 0xe0);
+	CHECK_EQ(fis.h2d_lba1, 0x34);
+	CHECK_EQ(fis.h2d_lba2, 0);
+	CHECK_EQ(fis.h2d_lba3, 0);
+	CHECK_EQ(fis.h2d_lba4, 0x12);
+	CHECK_EQ(fis.h2d_count, 2);
+	ata_identify(&tf, false);
+	CHECK_EQ(tf.tf_command, ATA_CMD_IDENTIFY_DEVICE);
+	CHECK_EQ(tf.tf_nsect, 1);
+	ata_identify(&tf, true);
+	CHECK_EQ(tf.tf_command, ATA_CMD_IDENTIFY_PACKET);
+	ata_set_features(&tf, ATA_SF_SET_XFER_MODE, ATA_XFER_UDMA | 5);
+	CHECK_EQ(tf.tf_command, ATA_CMD_SET_FEATURES);
+	CHECK_EQ(tf.tf_feature, 0x03);
+	CHECK_EQ(tf.tf_count, 0x45);
+	CHECK_EQ(tf.tf_protocol, ATA_PROT_NODATA);
+}
+
+static void test_ncq_log(void)
+{
+	u8 log[512];
+	struct ata_ncq_err ne;
+	unsigned i;
+	u8 sum = 0;
+
+	memset(log, 0, sizeof(log));
+	log[0] = 17;
+	log[2] = 0x41;
+	log[3] = 0x40;
+	log[4] = 0x78; log[5] = 0x56; log[6] = 0x34;
+	log[7] = 0x40;
+	log[8] = 0x12; log[9] = 0x01; log[10] = 0x00;
+	log[12] = 8;
+	for (i = 0; i < 511; i++)
+		sum = (u8)(sum + log[i]);
+	log[511] = (u8)(0x100 - sum);
+	CHECK_EQ(ata_ncq_log_parse(log, &ne), 0);
+	CHECK(!ne.ne_nq);
+	CHECK_EQ(ne.ne_tag, 17);
+	CHECK_EQ(ne.ne_status, 0x41);
+	CHECK_EQ(ne.ne_error, 0x40);
+	CHECK(ne.ne_lba == 0x112345678ull);
+	CHECK_EQ(ne.ne_count, 8);
+	log[0] |= ATA_NCQ_LOG_NQ;
+	log[511] = (u8)(log[511] - ATA_NCQ_LOG_NQ);
+	CHECK_EQ(ata_ncq_log_parse(log, &ne), 0);
+	CHECK(ne.ne_nq);
+	log[100] = 1;
+	CHECK_EQ(ata_ncq_log_parse(log, &ne), -EIO);
+	CHECK_EQ(ne.ne_tag, 0);
+}
+
+static void test_decode(void)
+{
+	char b[64];
+
+	ata_status_str(0x41, b, sizeof(b));
+	CHECK_STR(b, "DRDY ERR");
+	ata_status_str(0x50, b, sizeof(b));
+	CHECK_STR(b, "DRDY DSC");
+	ata_status_str(0xff, b, sizeof(b));
+	CHECK_STR(b, "BSY DRDY DF DSC DRQ CORR IDX ERR");
+	ata_status_str(0, b, sizeof(b));
+	CHECK_STR(b, "none");
+	ata_error_str(0x04, b, sizeof(b));
+	CHECK_STR(b, "ABRT");
+	ata_error_str(0x54, b, sizeof(b));
+	CHECK_STR(b, "UNC IDNF ABRT");
+	ata_error_str(0x84, b, sizeof(b));
+	CHECK_STR(b, "ICRC ABRT");
+	/* Truncated output stays terminated and reports the full length. */
+	CHECK_EQ(ata_status_str(0xff, b, 8), 32);
+	CHECK_STR(b, "BSY DRD");
+	CHECK_EQ(ata_error_str(0x54, NULL, 0), 13);
+	CHECK_STR(ata_cmd_name(0x60), "READ FPDMA QUEUED");
+	CHECK_STR(ata_cmd_name(0xea), "FLUSH CACHE EXT");
+	CHECK_STR(ata_cmd_name(0xc8), "READ DMA");
+	CHECK_STR(ata_cmd_name(0xfe), "unknown command");
+}
+
+static void test_result_lba(void)
+{
+	struct ata_taskfile tf;
+
+	memset(&tf, 0, sizeof(tf));
+	tf.tf_lba = 0xab123456;		/* junk above bit 23 in a 28-bit result */
+	tf.tf_device = ATA_DEVICE_LBA | 0x0c;
+	CHECK_EQ(ata_tf_result_lba(&tf), 0x0c123456);
+	tf.tf_flags = ATA_TF_LBA48;
+	tf.tf_lba = 0xffff17fffffffull;
+	CHECK(ata_tf_result_lba(&tf) == 0xf17fffffffull + 0xff0000000000ull);
+	tf.tf_lba = 0x180001000ull;
+	CHECK(ata_tf_result_lba(&tf) == 0x180001000ull);
+}
+
+static void test_xfer_mode(void)
+{
+	struct ata_id ai = disk(4096, false, false);
+
+	CHECK_EQ(ata_xfer_mode(&ai, 0x3f, 0x07), ATA_XFER_UDMA | 5);
+	CHECK_EQ(ata_xfer_mode(&ai, 0x07, 0x07), ATA_XFER_UDMA | 2);	/* 40-wire cable */
+	CHECK_EQ(ata_xfer_mode(&ai, 0x00, 0x07), ATA_XFER_MWDMA | 2);
+	CHECK_EQ(ata_xfer_mode(&ai, 0x00, 0x01), ATA_XFER_MWDMA | 0);
+	CHECK_EQ(ata_xfer_mode(&ai, 0x00, 0x00), -EOPNOTSUPP);
+	ai.ai_dma = false;
+	CHECK_EQ(ata_xfer_mode(&ai, 0x3f, 0x07), -EOPNOTSUPP);
+}
+
+static void test_err_describe(void)
+{
+	char b[128];
+
+	ata_err_describe(b, sizeof(b), ATA_CMD_READ_FPDMA_QUEUED, 0x41, 0x40, 4096);
+	CHECK_STR(b, "READ FPDMA QUEUED failed at sector 4096: status DRDY ERR, error UNC");
+	/* What QEMU's blkdebug injection shows: ABRT. */
+	ata_err_describe(b, sizeof(b), ATA_CMD_WRITE_DMA_EXT, 0x41, 0x04, 0x17fffffffull);
+	CHECK_STR(b, "WRITE DMA EXT failed at sector 6442450943: status DRDY ERR, error ABRT");
+	/* No ERR (a device fault, a timeout): the error register is not shown. */
+	ata_err_describe(b, sizeof(b), ATA_CMD_FLUSH_CACHE_EXT, 0x60, 0x04, 0);
+	CHECK_STR(b, "FLUSH CACHE EXT failed at sector 0: status DRDY DF");
+	ata_err_describe(b, sizeof(b), ATA_CMD_READ_DMA, 0x81, 0x04, 7);
+	CHECK_STR(b, "READ DMA failed at sector 7: status BSY ERR");
+	CHECK(ata_err_describe(b, 10, ATA_CMD_READ_DMA, 0x41, 0x04, 7) > 10);
+	CHECK_EQ(strlen(b), 9);
+}
+
+static void test_classify(void)
+{
+	/* AHCI PxSIG values from shared/TESTING.md: 00000101 disk, EB140101 CD. */
+	CHECK_EQ(ata_classify(0x00, 0x00, 0x50), ATA_DEV_ATA);
+	CHECK_EQ(ata_classify(0x14, 0xeb, 0x00), ATA_DEV_ATAPI);
+	CHECK_EQ(ata_classify(0x69, 0x96, 0x50), ATA_DEV_PM);
+	CHECK_EQ(ata_classify(0x3c, 0xc3, 0x50), ATA_DEV_SEMB);
+	CHECK_EQ(ata_classify(0xff, 0xff, 0xff), ATA_DEV_NONE);	/* floating IDE bus */
+	CHECK_EQ(ata_classify(0x00, 0x00, 0x7f), ATA_DEV_NONE);	/* AHCI: no device */
+	CHECK_EQ(ata_classify(0x12, 0x34, 0x50), ATA_DEV_UNKNOWN);
+	CHECK_STR(ata_dev_class_names[ATA_DEV_ATAPI], "ATAPI");
+	CHECK_STR(ata_dev_class_names[ATA_DEV_NONE], "none");
+}
+
+static const struct unit_case cases[] = {
+	{ "qemu_ide_disk", test_qemu_ide_disk },
+	{ "qemu_ahci_ncq", test_qemu_ahci_ncq },
+	{ "beyond_2tib", test_beyond_2tib },
+	{ "4kn", test_4kn },
+	{ "512e", test_512e },
+	{ "strings", test_strings },
+	{ "rejects", test_rejects },
+	{ "fua_flag", test_fua_flag },
+	{ "lba28_boundary", test_lba28_boundary },
+	{ "lba28_only_disk", test_lba28_only_disk },
+	{ "fua", test_fua },
+	{ "ncq", test_ncq },
+	{ "fis_h2d", test_fis_h2d },
+	{ "fis_d2h", test_fis_d2h },
+	{ "read_log", test_read_log },
+	{ "ncq_log", test_ncq_log },
+	{ "decode", test_decode },
+	{ "result_lba", test_result_lba },
+	{ "xfer_mode", test_xfer_mode },
+	{ "err_describe", test_err_describe },
+	{ "classify", test_classify },
+};
+
+UNIT_MAIN("ata", cases)

@@ -1,0 +1,447 @@
+/*
+ * Host tests of the elevators, tags, flush/FUA sequencing and bounce
+ * buffers, with the fake clock for deadline expiry and the trace ring
+ * and test device log as witnesses of what reached the driver.
+ */
+#include "tests/unit/unit.h"
+#include "tests/unit/blk_testdev.h"
+#include "tests/unit/fakes/sched_fake.h"
+#include "kernel/errno.h"
+
+#define NB	64
+
+static struct bio *bios[NB];
+static struct tbio_result res[NB];
+
+static struct bio *mk(enum host_mem_range r, u32 rw, sector_t s, u32 nr, u32 off, int i)
+{
+	struct bio *b = tbio_alloc(r, rw, s, nr, off);
+
+	res[i].r_calls = 0;
+	res[i].r_error = 1;
+	b->bi_private = &res[i];
+	b->bi_end_io = tbio_endio;
+	bios[i] = b;
+	return b;
+}
+
+static void free_all(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		tbio_free(bios[i]);
+}
+
+/* Pull one request through the driver by hand. */
+static struct request *pull(struct request_queue *q)
+{
+	struct request *rq;
+
+	spin_lock_irq(q->q_lock);
+	rq = blk_fetch_request(q);
+	spin_unlock_irq(q->q_lock);
+	return rq;
+}
+
+static void end(struct request *rq)
+{
+	blk_end_request_all(rq, 0);
+}
+
+/* A queue whose driver never pulls by itself: the test pulls. */
+static struct tdev *manual_dev(const char *elv)
+{
+	struct tdev *td = tdev_create(1 << 16, elv);
+
+	blk_queue_plugging(td->td_q, true);
+	td->td_q->q_unplug_thresh = 1000;
+	td->td_q->q_unplug_delay_ms = 1000000;
+	spin_lock_irq(td->td_q->q_lock);
+	blk_stop_queue(td->td_q);
+	spin_unlock_irq(td->td_q->q_lock);
+	return td;
+}
+
+static void finish_manual(struct tdev *td, int n)
+{
+	spin_lock_irq(td->td_q->q_lock);
+	blk_start_queue(td->td_q);
+	spin_unlock_irq(td->td_q->q_lock);
+	blk_unplug(td->td_q);
+	free_all(n);
+	tdev_destroy(td);
+}
+
+static void test_noop_fifo(void)
+{
+	struct tdev *td = manual_dev("noop");
+	static const sector_t order[] = { 300, 100, 200, 50 };
+	struct request *rq;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, order[i], 8, 0, i));
+	for (i = 0; i < 4; i++) {
+		rq = pull(td->td_q);
+		CHECK(rq && blk_rq_pos(rq) == order[i]);
+		if (rq)
+			end(rq);
+	}
+	finish_manual(td, 4);
+}
+
+/* One sweep up from the oldest, then the oldest left, then on up. */
+static void test_deadline_sorted_sweep(void)
+{
+	struct tdev *td = manual_dev("deadline");
+	static const sector_t in[] = { 100, 50, 300, 10, 200 };
+	static const sector_t out[] = { 100, 200, 300, 50, 10 };
+	struct request *rq;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, in[i], 8, 0, i));
+	for (i = 0; i < 5; i++) {
+		rq = pull(td->td_q);
+		CHECK(rq && blk_rq_pos(rq) == out[i]);
+		if (rq)
+			end(rq);
+	}
+	finish_manual(td, 5);
+}
+
+/* An expired read is served before the sweep goes on. */
+static void test_deadline_expired_read_first(void)
+{
+	int expire;
+
+	for (expire = 0; expire < 2; expire++) {
+		struct tdev *td = manual_dev("deadline");
+		struct request *rq;
+
+		CHECK_EQ(elv_tunable_set(td->td_q, "fifo_batch", 1), 0);
+		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, 0, 100, 8, 0, 0));
+		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, 0, 50, 8, 0, 1));
+		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, 0, 300, 8, 0, 2));
+		rq = pull(td->td_q);
+		CHECK(rq && blk_rq_pos(rq) == 100);	/* oldest starts the sweep */
+		end(rq);
+		if (expire)
+			host_advance_ns(501 * NSEC_PER_MSEC);
+		else
+			host_advance_ns(499 * NSEC_PER_MSEC);
+		rq = pull(td->td_q);
+		/* Unexpired: the sweep goes on to 300; expired: the FIFO head, 50. */
+		CHECK(rq && blk_rq_pos(rq) == (expire ? 50u : 300u));
+		end(rq);
+		finish_manual(td, 3);
+	}
+}
+
+/* Writes wait for at most writes_starved read batches. */
+static void test_deadline_writes_starved(void)
+{
+	struct tdev *td = manual_dev("deadline");
+	struct request *rq;
+	int i, first_write = -1;
+
+	CHECK_EQ(elv_tunable_set(td->td_q, "fifo_batch", 1), 0);
+	CHECK_EQ(elv_tunable_set(td->td_q, "writes_starved", 2), 0);
+	CHECK_EQ(elv_tunable_set(td->td_q, "fifo_batch", 0), -ERANGE);
+	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 5000, 8, 0, 0));
+	for (i = 1; i < 8; i++)
+		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, 0, i * 100, 8, 0, i));
+	for (i = 0; i < 8; i++) {
+		rq = pull(td->td_q);
+		if (rq && rq_is_write(rq) && first_write < 0)
+			first_write = i;
+		end(rq);
+	}
+	CHECK_EQ(first_write, 2);	/* after two read batches */
+	finish_manual(td, 8);
+}
+
+/* Tunables are per queue and read back. */
+static void test_deadline_tunables(void)
+{
+	struct tdev *td = manual_dev("deadline");
+	u32 v;
+
+	CHECK_EQ(elv_tunable_get(td->td_q, "read_expire", &v), 0);
+	CHECK_EQ(v, 500);
+	CHECK_EQ(elv_tunable_get(td->td_q, "write_expire", &v), 0);
+	CHECK_EQ(v, 5000);
+	CHECK_EQ(elv_tunable_get(td->td_q, "writes_starved", &v), 0);
+	CHECK_EQ(v, 2);
+	CHECK_EQ(elv_tunable_get(td->td_q, "fifo_batch", &v), 0);
+	CHECK_EQ(v, 16);
+	CHECK_EQ(elv_tunable_set(td->td_q, "read_expire", 20), 0);
+	CHECK_EQ(elv_tunable_get(td->td_q, "read_expire", &v), 0);
+	CHECK_EQ(v, 20);
+	CHECK_EQ(elv_tunable_get(td->td_q, "nonesuch", &v), -ENOENT);
+	finish_manual(td, 0);
+}
+
+/* Tags: depth bounds what the device holds; invalidate requeues all. */
+static void test_tags(void)
+{
+	struct tdev *td = tdev_create(4096, "noop");
+	struct request_queue *q = td->td_q;
+	struct blk_queue_tag *shared;
+	struct request_queue *q2;
+	int i;
+
+	CHECK_EQ(blk_queue_init_tags(q, 33, NULL), -EINVAL);
+	CHECK_EQ(blk_queue_init_tags(q, 4, NULL), 0);
+	CHECK_EQ(blk_queue_init_tags(q, 4, NULL), -EBUSY);
+	td->td_tags = true;
+	td->td_async = true;
+	blk_queue_plugging(q, false);
+	for (i = 0; i < 10; i++)
+		blk_queue_submit_bio(q, mk(HOST_MEM_NORMAL, REQ_WRITE | REQ_NOMERGE, i * 8, 8, 0, i));
+	CHECK_EQ(td->td_nheld, 4);
+	for (i = 0; i < 4; i++) {
+		CHECK_EQ(td->td_log[i].l_tag, i);
+		CHECK(blk_queue_find_tag(q, i) == td->td_held[i]);
+	}
+	CHECK(blk_queue_find_tag(q, 4) == NULL);
+	CHECK(blk_queue_find_tag(q, -1) == NULL);
+	/* Device reset: all four come back and are issued again. */
+	spin_lock_irq(q->q_lock);
+	CHECK_EQ(blk_queue_invalidate_tags(q), 4);
+	td->td_nheld = 0;
+	__blk_run_queue(q);
+	spin_unlock_irq(q->q_lock);
+	CHECK_EQ(td->td_nheld, 4);
+	CHECK_EQ(td->td_log[4].l_pos, 0);	/* requeued in tag order */
+	CHECK_EQ(td->td_log[7].l_pos, 24);
+	CHECK_EQ(q->q_stats.st_requeues, 4);
+	while (td->td_nheld)
+		tdev_complete(td);
+	for (i = 0; i < 10; i++)
+		CHECK(res[i].r_calls == 1 && res[i].r_error == 0);
+	CHECK(q->q_tags->bqt_busy == 0);
+	/* A second queue sharing the map. */
+	shared = q->q_tags;
+	q2 = blk_alloc_queue("tdev2");
+	CHECK_EQ(blk_queue_init_tags(q2, 0, shared), 0);
+	CHECK_EQ(shared->bqt_refcnt, 2);
+	blk_cleanup_queue(q2);
+	CHECK_EQ(shared->bqt_refcnt, 1);
+	free_all(10);
+	tdev_destroy(td);
+}
+
+/* The pure flush step table. */
+static void test_flush_policy(void)
+{
+	const u32 P = BLK_FLUSH_STEP_PREFLUSH, D = BLK_FLUSH_STEP_DATA, F = BLK_FLUSH_STEP_POSTFLUSH;
+
+	CHECK_EQ(blk_flush_policy(0, REQ_PREFLUSH | REQ_FUA, true), D);
+	CHECK_EQ(blk_flush_policy(0, REQ_PREFLUSH, false), 0);
+	CHECK_EQ(blk_flush_policy(BLK_FLUSH_CACHE, REQ_PREFLUSH, false), P);
+	CHECK_EQ(blk_flush_policy(BLK_FLUSH_CACHE, REQ_PREFLUSH | REQ_FUA, true), P | D | F);
+	CHECK_EQ(blk_flush_policy(BLK_FLUSH_CACHE | BLK_FLUSH_FUA, REQ_PREFLUSH | REQ_FUA, true), P | D);
+	CHECK_EQ(blk_flush_policy(BLK_FLUSH_CACHE, REQ_FUA, true), D | F);
+	CHECK_EQ(blk_flush_policy(BLK_FLUSH_CACHE, 0, true), D);
+}
+
+/* What the driver sees, in order, for each cache kind. */
+static void test_flush_sequences(void)
+{
+	struct {
+		u32 cache;
+		u32 rw;
+		u32 nr;
+		const char *want;	/* F = flush, W = write, w = write with FUA */
+	} c[] = {
+		{ BLK_FLUSH_CACHE, REQ_WRITE | REQ_PREFLUSH | REQ_FUA, 8, "FWF" },
+		{ BLK_FLUSH_CACHE | BLK_FLUSH_FUA, REQ_WRITE | REQ_PREFLUSH | REQ_FUA, 8, "Fw" },
+		{ BLK_FLUSH_CACHE, REQ_WRITE | REQ_FUA, 8, "WF" },
+		{ BLK_FLUSH_CACHE, REQ_WRITE | REQ_PREFLUSH, 0, "F" },
+		{ 0, REQ_WRITE | REQ_PREFLUSH, 0, "" },
+		{ 0, REQ_WRITE | REQ_FUA | REQ_PREFLUSH, 8, "W" },
+	};
+	unsigned k;
+
+	for (k = 0; k < ARRAY_SIZE(c); k++) {
+		struct tdev *td = tdev_create(1024, "deadline");
+		char got[8] = "";
+		u32 i;
+
+		blk_queue_flush(td->td_q, c[k].cache);
+		mk(HOST_MEM_NORMAL, c[k].rw, 16, c[k].nr ? c[k].nr : 1, 0, 0);
+		if (!c[k].nr) {		/* a pure flush: no data */
+			bios[0]->bi_iter.bi_size = 0;
+		}
+		blk_queue_submit_bio(td->td_q, bios[0]);
+		CHECK(res[0].r_calls == 1 && res[0].r_error == 0);
+		for (i = 0; i < td->td_nlog && i < 7; i++)
+			got[i] = td->td_log[i].l_flush ? 'F' :
+				 (td->td_log[i].l_flags & REQ_FUA) ? 'w' : 'W';
+		got[i] = 0;
+		CHECK_STR(got, c[k].want);
+		for (i = 0; i < td->td_nlog; i++)
+			CHECK(td->td_log[i].l_flush || !(td->td_log[i].l_flags & REQ_PREFLUSH));
+		if (c[k].nr)
+			bios[0]->bi_iter.bi_size = 0;
+		bios[0]->bi_vcnt = 1;
+		free_all(1);
+		tdev_destroy(td);
+	}
+}
+
+/* A FUA write completes only after its post-flush; a failed flush fails it. */
+static void test_fua_completes_after_postflush(void)
+{
+	struct tdev *td = tdev_create(1024, "noop");
+	struct request_queue *q = td->td_q;
+
+	blk_queue_flush(q, BLK_FLUSH_CACHE);
+	td->td_async = true;
+	blk_queue_submit_bio(q, mk(HOST_MEM_NORMAL, REQ_WRITE | REQ_FUA, 0, 8, 0, 0));
+	blk_queue_submit_bio(q, mk(HOST_MEM_NORMAL, REQ_WRITE | REQ_FUA, 64, 8, 0, 1));
+	CHECK_EQ(td->td_nheld, 1);		/* one sequence at a time */
+	tdev_complete(td);			/* the data step */
+	CHECK_EQ(res[0].r_calls, 0);		/* not durable yet */
+	CHECK(td->td_nheld == 1 && td->td_log[1].l_flush);
+	tdev_complete(td);			/* the post-flush */
+	CHECK(res[0].r_calls == 1 && res[0].r_error == 0);
+	CHECK_EQ(td->td_nheld, 1);		/* the second sequence starts */
+	CHECK_EQ(td->td_log[2].l_pos, 64);
+	td->td_fail_sector = 64;
+	tdev_complete(td);			/* data fails: no post-flush */
+	CHECK(res[1].r_calls == 1 && res[1].r_error == -EIO);
+	CHECK_EQ(td->td_nheld, 0);
+	CHECK_EQ(q->q_stats.st_flushes, 1);
+	CHECK_EQ(q->q_rq_in_use, 0);
+	free_all(2);
+	tdev_destroy(td);
+}
+
+/* Bounce: what the device cannot reach is copied, the rest is not. */
+static void test_bounce_decisions(void)
+{
+	struct queue_limits l;
+	struct bio *b;
+
+	blk_set_default_limits(&l);
+	b = mk(HOST_MEM_HIGH4G, REQ_WRITE, 0, 8, 0, 0);
+	CHECK(!blk_bio_needs_bounce(&l, b));
+	l.lim_bounce_limit = BLK_BOUNCE_4G;
+	CHECK(blk_bio_needs_bounce(&l, b));
+	free_all(1);
+	b = mk(HOST_MEM_HIGH, REQ_WRITE, 0, 8, 0, 0);	/* highmem below 4 GiB */
+	CHECK(!blk_bio_needs_bounce(&l, b));
+	l.lim_bounce_highmem = true;
+	CHECK(blk_bio_needs_bounce(&l, b));
+	free_all(1);
+	blk_set_default_limits(&l);
+	l.lim_dma_alignment = 511;
+	b = mk(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 512, 0);
+	CHECK(!blk_bio_needs_bounce(&l, b));
+	free_all(1);
+	b = mk(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 0, 0);
+	b->bi_io_vec[0].bv_offset = 2;	/* misaligned by hand */
+	b->bi_io_vec[0].bv_len -= 2;
+	CHECK(blk_bio_needs_bounce(&l, b));
+	b->bi_io_vec[0].bv_offset = 0;
+	b->bi_io_vec[0].bv_len += 2;
+	free_all(1);
+	l.lim_dma_alignment = 0;
+	l.lim_bounce_limit = BLK_BOUNCE_ISA;
+	b = mk(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 0, 0);
+	CHECK(blk_bio_needs_bounce(&l, b));
+	free_all(1);
+	b = mk(HOST_MEM_DMA, REQ_WRITE, 0, 8, 0, 0);
+	CHECK(!blk_bio_needs_bounce(&l, b));
+	free_all(1);
+}
+
+/* A mixed bio through a 32-bit queue: data right, only high pages bounced. */
+static void test_bounce_roundtrip(void)
+{
+	struct tdev *td = tdev_create(4096, "noop");
+	struct request_queue *q = td->td_q;
+	struct bio *b;
+	u32 i;
+
+	CHECK_EQ(blk_queue_bounce_limit(q, BLK_BOUNCE_4G, false), 0);
+	blk_queue_plugging(q, false);
+	b = mk(HOST_MEM_NORMAL, REQ_WRITE, 100, 32, 0, 0);
+	for (i = 1; i < b->bi_vcnt; i += 2) {	/* every other page above 4 GiB */
+		__free_pages(b->bi_io_vec[i].bv_page, 0);
+		b->bi_io_vec[i].bv_page = host_alloc_page_in(HOST_MEM_HIGH4G);
+	}
+	tbio_stamp(b, 5);
+	blk_queue_submit_bio(q, b);
+	CHECK(res[0].r_calls == 1 && res[0].r_error == 0);
+	CHECK(tdev_check(td, 100, 32, 5));
+	CHECK_EQ(q->q_stats.st_bounces, 1);
+	CHECK_EQ(q->q_stats.st_bounce_pages, 2);
+	mk(HOST_MEM_HIGH4G, 0, 100, 32, 512, 1);
+	blk_queue_submit_bio(q, bios[1]);
+	CHECK(res[1].r_calls == 1 && tbio_check(bios[1], 100, 5));
+	CHECK_EQ(q->q_stats.st_bounces, 2);
+	/* Nothing reachable is bounced. */
+	mk(HOST_MEM_NORMAL, 0, 100, 32, 0, 2);
+	blk_queue_submit_bio(q, bios[2]);
+	CHECK(res[2].r_calls == 1 && tbio_check(bios[2], 100, 5));
+	CHECK_EQ(q->q_stats.st_bounces, 2);
+	free_all(3);
+	tdev_destroy(td);
+	CHECK_EQ(host_mempool_live, 0);
+}
+
+/* Misaligned pieces are packed so the device sees aligned entries only. */
+static void test_bounce_alignment_packing(void)
+{
+	struct tdev *td = tdev_create(4096, "noop");
+	struct request_queue *q = td->td_q;
+	struct page *pg[4];
+	struct bio *b = bio_alloc(GFP_NOIO, 8);
+	static const u32 off[] = { 1, 2000, 0, 3 }, len[] = { 1001, 1047, 2048, 1024 };
+	u32 i, total = 0;
+	struct tbio_result r = { 0, 1 };
+
+	CHECK_EQ(blk_queue_dma_alignment(q, 3), 0);
+	blk_queue_plugging(q, false);
+	for (i = 0; i < 4; i++) {
+		pg[i] = host_alloc_page_in(HOST_MEM_HIGH);
+		CHECK_EQ(bio_add_page(b, pg[i], len[i], off[i]), 0);
+		total += len[i];
+	}
+	CHECK_EQ(total, 10 * 512);
+	b->bi_iter.bi_sector = 7;
+	b->bi_rw = REQ_WRITE;
+	b->bi_private = &r;
+	b->bi_end_io = tbio_endio;
+	tbio_stamp(b, 11);
+	blk_queue_submit_bio(q, b);
+	CHECK(r.r_calls == 1 && r.r_error == 0);
+	CHECK(tdev_check(td, 7, 10, 11));
+	CHECK_EQ(q->q_stats.st_bounces, 1);
+	for (i = 0; i < 4; i++)
+		__free_pages(pg[i], 0);
+	bio_put(b);
+	tdev_destroy(td);
+	CHECK_EQ(host_mempool_live, 0);
+}
+
+static const struct unit_case cases[] = {
+	{ "elevator/noop_fifo", test_noop_fifo },
+	{ "elevator/deadline_sorted_sweep", test_deadline_sorted_sweep },
+	{ "elevator/deadline_expired_read_first", test_deadline_expired_read_first },
+	{ "elevator/deadline_writes_starved", test_deadline_writes_starved },
+	{ "elevator/deadline_tunables", test_deadline_tunables },
+	{ "tag/depth_find_invalidate_share", test_tags },
+	{ "flush/policy", test_flush_policy },
+	{ "flush/sequences", test_flush_sequences },
+	{ "flush/fua_completes_after_postflush", test_fua_completes_after_postflush },
+	{ "bounce/decisions", test_bounce_decisions },
+	{ "bounce/roundtrip_32bit", test_bounce_roundtrip },
+	{ "bounce/alignment_packing", test_bounce_alignment_packing },
+};
+
+UNIT_MAIN("block_sched", cases)
