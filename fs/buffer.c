@@ -270,12 +270,12 @@ static void end_buffer_io(struct bio *bio, int error)
 }
 
 /*
- * Send bhs[0..n) (consecutive blocks of one device and size, each already
- * marked BH_Lock) as one bio.  With done, the caller counts completions
- * through *pending; without, it is readahead and nobody waits.
+ * Send as many of bhs[0..n) (consecutive blocks of one device and size,
+ * each already marked BH_Lock) as the queue takes in one bio; returns how
+ * many it took (all n, marked failed, if the bio could not be built).
  */
-static void submit_run(struct buffer_head **bhs, unsigned n, bool write,
-		       int *pending, struct completion *done, int *err)
+static unsigned submit_some(struct buffer_head **bhs, unsigned n, bool write,
+			    int *pending, struct completion *done, int *err)
 {
 	struct buffer_head *first = bhs[0];
 	struct buf_io *io;
@@ -301,12 +301,15 @@ static void submit_run(struct buffer_head **bhs, unsigned n, bool write,
 
 		if (bio_add_page(bio, virt_to_page(d), bhs[i]->b_size,
 				 (u32)((uintptr_t)d & ~PAGE_MASK)))
-			goto fail;
+			break;
 	}
+	if (i == 0)
+		goto fail;
+	io->bi_n = i;		/* the queue's limits may stop the bio short */
 	if (pending)
 		++*pending;
 	submit_bio(bio);
-	return;
+	return i;
 
 fail:	/* out of memory (I/O path allocations should not fail): report it as EIO */
 	if (bio)
@@ -328,6 +331,25 @@ fail:	/* out of memory (I/O path allocations should not fail): report it as EIO 
 	}
 	if (err && !*err)
 		*err = -ENOMEM;
+	return n;
+}
+
+/*
+ * Send bhs[0..n) as bios: one if the queue's limits (max_hw_sectors,
+ * segments) allow, else as many as they need.  With done, the caller
+ * counts completions through *pending; without, it is readahead and
+ * nobody waits.
+ */
+static void submit_run(struct buffer_head **bhs, unsigned n, bool write,
+		       int *pending, struct completion *done, int *err)
+{
+	unsigned k;
+
+	while (n) {
+		k = submit_some(bhs, n, write, pending, done, err);
+		bhs += k;
+		n -= k;
+	}
 }
 
 static void wait_on_buffer(struct buffer_head *bh)
