@@ -149,8 +149,12 @@ static bool idle(const struct buffer_head *bh)
 	       !(bh->b_state & ((1UL << BH_Dirty) | (1UL << BH_Lock)));
 }
 
-/* Free the oldest idle buffers until the cache is under its limit. */
-static void shrink(void)
+/*
+ * Free the oldest idle buffers until @need more bytes fit under the limit
+ * (freeing only down to the limit itself would leave no room, and every
+ * new buffer would then force a full write-back).
+ */
+static void shrink(u32 need)
 {
 	struct buffer_head *bh, *tmp;
 	unsigned long flags;
@@ -158,7 +162,7 @@ static void shrink(void)
 
 	spin_lock_irqsave(&cache.lock, flags);
 	list_for_each_entry_safe(bh, tmp, &cache.lru, b_lru) {
-		if (cache.bytes <= cache_limit)
+		if (cache.bytes + need <= cache_limit)
 			break;
 		if (!idle(bh))
 			continue;
@@ -195,10 +199,10 @@ static struct buffer_head *find_or_create(struct block_device *bdev, u64 block,
 	spin_unlock_irqrestore(&cache.lock, flags);
 
 	if (cache.bytes + size > cache_limit) {
-		shrink();
+		shrink(size);
 		if (cache.bytes + size > cache_limit) {	/* all dirty: write some back */
 			writeback(NULL);
-			shrink();
+			shrink(size);
 		}
 	}
 	nbh = kzalloc(sizeof(*nbh), GFP_NOIO);
