@@ -21,6 +21,7 @@
  */
 #include "fs/buffer.h"
 #include "block/bio.h"
+#include "block/blkdev.h"
 #include "block/blkdev_io.h"
 #include "kernel/completion.h"
 #include "kernel/console.h"
@@ -49,6 +50,7 @@ struct ra_state {
 	struct block_device	*ra_bdev;
 	u32			ra_size;	/* block size in use on the device */
 	u64			ra_next;	/* block a sequential reader asks for next */
+	u64			ra_end;		/* first block after what was read ahead */
 	u32			ra_window;	/* blocks */
 	u64			ra_used;	/* LRU stamp */
 };
@@ -358,8 +360,24 @@ static void submit_run(struct buffer_head **bhs, unsigned n, bool write,
 	}
 }
 
+/*
+ * About to wait for I/O on bdev: let its queue go now rather than when the
+ * plug timer fires (the 2.6 "unplug before you sleep" rule).  Without it
+ * every synchronous read waited BLK_UNPLUG_DELAY_MS for nothing.
+ */
+static void kick(struct block_device *bdev)
+{
+	struct request_queue *q = bdev_get_queue(bdev);
+
+	if (q)
+		blk_unplug(q);
+}
+
 static void wait_on_buffer(struct buffer_head *bh)
 {
+	if (!(READ_ONCE(bh->b_state) & (1UL << BH_Lock)))
+		return;
+	kick(bh->b_bdev);
 	while (READ_ONCE(bh->b_state) & (1UL << BH_Lock))
 		cpu_idle_once();	/* the block layer's timeouts bound this */
 }
@@ -381,8 +399,10 @@ static int read_buffer(struct buffer_head *bh)
 	spin_unlock_irqrestore(&cache.lock, flags);
 	init_completion(&done);
 	submit_run(&bh, 1, false, &pending, &done, &err);
-	if (pending)
+	if (pending) {
+		kick(bh->b_bdev);
 		wait_for_completion(&done);
+	}
 	return buffer_uptodate(bh) ? 0 : -EIO;
 }
 
@@ -469,7 +489,15 @@ static void drop_other_sizes(struct block_device *bdev, u32 size)
 		free_buffer(bh);
 }
 
-static void note_access(struct block_device *bdev, u64 block, u32 size)
+/*
+ * Readahead, per device.  A miss on the block after the previous miss (or
+ * just past what was read ahead) is a sequential reader: double the
+ * window and read that far ahead.  A hit inside the read-ahead region that
+ * comes within half a window of its end reads the next window, so a
+ * steady reader never waits.  Other hits (metadata: inode tables, indirect
+ * blocks, read between data blocks) leave the state alone.
+ */
+static void note_access(struct block_device *bdev, u64 block, u32 size, bool cached)
 {
 	struct ra_state *r = ra_slot(bdev);
 	u32 max = RA_MAX_BYTES / size;
@@ -479,13 +507,22 @@ static void note_access(struct block_device *bdev, u64 block, u32 size)
 			drop_other_sizes(bdev, size);
 		r->ra_size = size;
 		r->ra_window = 0;
+		r->ra_end = 0;
 	}
-	if (block == r->ra_next && block != 0) {
+	if (cached) {
+		if (r->ra_window && block < r->ra_end && block + r->ra_window / 2 >= r->ra_end) {
+			readahead_range(bdev, r->ra_end, r->ra_window, size);
+			r->ra_end += r->ra_window;
+		}
+		return;
+	}
+	if (block != 0 && (block == r->ra_next || block == r->ra_end)) {
 		if (r->ra_window == 0)
 			r->ra_window = RA_MIN_BLOCKS;
 		else if (r->ra_window < max)
 			r->ra_window = min(r->ra_window * 2, max);
 		readahead_range(bdev, block + 1, r->ra_window, size);
+		r->ra_end = block + 1 + r->ra_window;
 	} else {
 		r->ra_window = 0;
 	}
@@ -517,7 +554,7 @@ static struct buffer_head *get_buffer(struct block_device *bdev, u64 block, u32 
 		cache.hits++;
 	else
 		cache.misses++;
-	note_access(bdev, block, size);
+	note_access(bdev, block, size, !created);	/* cached, or on its way */
 	err = read_buffer(bh);
 	if (err) {
 		brelse(bh);
@@ -635,6 +672,9 @@ static int writeback(struct block_device *bdev)
 			complete(&done);
 		local_irq_restore(f);
 	}
+	for (i = 0; i < n; i++)		/* runs are sorted by device */
+		if (i == 0 || v[i]->b_bdev != v[i - 1]->b_bdev)
+			kick(v[i]->b_bdev);
 	wait_for_completion(&done);
 	for (i = 0; i < n; i++)
 		brelse(v[i]);
@@ -659,8 +699,10 @@ int sync_dirty_buffer(struct buffer_head *bh)
 	spin_unlock_irqrestore(&cache.lock, flags);
 	init_completion(&done);
 	submit_run(&bh, 1, true, &pending, &done, &err);
-	if (pending)
+	if (pending) {
+		kick(bh->b_bdev);
 		wait_for_completion(&done);
+	}
 	return err ? -EIO : 0;
 }
 
