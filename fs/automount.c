@@ -16,6 +16,7 @@
 #include "block/bdev.h"
 #include "kernel/errno.h"
 #include "kernel/init.h"
+#include "kernel/console.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/mm/slab.h"
@@ -132,7 +133,7 @@ static struct block_device *fs_lookup_uuid(const char *uuid)
 
 static int mount_list_one(struct vfs_mount *m, void *arg)
 {
-	printk("%s on /%s type %s (%s)\n", bdev_name(m->mnt_bdev), m->mnt_name,
+	kprintf("%s on /%s type %s (%s)\n", bdev_name(m->mnt_bdev), m->mnt_name,
 	       m->mnt_type->ft_name, m->mnt_flags & VFS_MNT_RDONLY ? "ro" : "rw");
 	return 0;
 }

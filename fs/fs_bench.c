@@ -17,6 +17,7 @@
 #include "fs/fillgen.h"
 #include "block/bench.h"
 #include "kernel/errno.h"
+#include "kernel/console.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/time.h"
@@ -33,10 +34,10 @@ static void fsbench_line(const char *name, u64 count, const char *unit, u64 ns, 
 	bench_fmt_fixed(ns, NSEC_PER_SEC, 3, secs, sizeof(secs));
 	bench_fmt_fixed(count * NSEC_PER_SEC, ns ? ns : 1, 3, rate, sizeof(rate));
 	if (mib)
-		printk("BENCH %s bs=1M MiB=%llu secs=%s MiBps=%s\n", name,
+		kprintf("BENCH %s bs=1M MiB=%llu secs=%s MiBps=%s\n", name,
 		       (unsigned long long)count, secs, rate);
 	else
-		printk("BENCH %s %s=%llu secs=%s %sps=%s\n", name, unit,
+		kprintf("BENCH %s %s=%llu secs=%s %sps=%s\n", name, unit,
 		       (unsigned long long)count, secs, unit, rate);
 }
 

@@ -13,6 +13,7 @@
 #include "fs/vfs.h"
 #include "fs/fillgen.h"
 #include "kernel/errno.h"
+#include "kernel/console.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/mm/slab.h"
@@ -39,7 +40,7 @@ static int ls_one(const char *dir, const struct vfs_dirent *de, bool longfmt)
 	int err;
 
 	if (!longfmt) {
-		printk("%s\n", de->d_name);
+		kprintf("%s\n", de->d_name);
 		return 0;
 	}
 	path = kmalloc(VFS_PATH_MAX + VFS_NAME_MAX + 2, GFP_KERNEL);
@@ -49,7 +50,7 @@ static int ls_one(const char *dir, const struct vfs_dirent *de, bool longfmt)
 	err = vfs_lstat(path, &st);
 	if (!err) {
 		mode_string(st.st_mode, mode);
-		printk("%s %4u %11llu %s\n", mode, st.st_nlink,
+		kprintf("%s %4u %11llu %s\n", mode, st.st_nlink,
 		       (unsigned long long)st.st_size, de->d_name);
 	}
 	kfree(path);
@@ -102,10 +103,8 @@ static int read_through(const char *path, bool print, char *hex)
 		goto free_buf;
 	sha256_init(&c);
 	while ((n = vfs_read(f, buf, FS_SHELL_CHUNK)) > 0) {
-		if (print) {
-			buf[n] = '\0';
-			printk(KERN_CONT "%s", buf);
-		}
+		if (print)
+			console_write(buf, (size_t)n);	/* the bytes as they are */
 		if (hex)
 			sha256_update(&c, buf, (size_t)n);
 		if (shell_interrupted()) {
@@ -141,7 +140,7 @@ static int cmd_sha256sum(int argc, char **argv)
 		return -EINVAL;
 	err = read_through(argv[1], false, hex);
 	if (!err)
-		printk("%s  %s\n", hex, argv[1]);
+		kprintf("%s  %s\n", hex, argv[1]);
 	return err;
 }
 SHELL_COMMAND("sha256sum", cmd_sha256sum, "sha256sum PATH", "SHA-256 of a file's contents");
@@ -156,7 +155,7 @@ static int cmd_stat(int argc, char **argv)
 	err = vfs_lstat(argv[1], &st);
 	if (err)
 		return err;
-	printk("ino=%llu mode=%o nlink=%u uid=%u gid=%u size=%llu blocks=%llu mtime=%lld\n",
+	kprintf("ino=%llu mode=%o nlink=%u uid=%u gid=%u size=%llu blocks=%llu mtime=%lld\n",
 	       (unsigned long long)st.st_ino, st.st_mode, st.st_nlink, st.st_uid, st.st_gid,
 	       (unsigned long long)st.st_size, (unsigned long long)st.st_blocks,
 	       (long long)st.st_mtime);
@@ -175,7 +174,7 @@ static int df_one(struct vfs_mount *m, void *arg)
 		return err;
 	k = st.f_bsize / 1024;
 	used = st.f_blocks - st.f_bfree;
-	printk("%-10s %10llu %10llu %10llu %3llu%% /%s%s%s\n", m->mnt_name,
+	kprintf("%-10s %10llu %10llu %10llu %3llu%% /%s%s%s\n", m->mnt_name,
 	       (unsigned long long)(st.f_blocks * k), (unsigned long long)(used * k),
 	       (unsigned long long)(st.f_bavail * k),
 	       (unsigned long long)(st.f_blocks ? (used * 100 + st.f_blocks - 1) / st.f_blocks : 0),
@@ -187,7 +186,7 @@ static int cmd_df(int argc, char **argv)
 {
 	if (argc != 1)
 		return -EINVAL;
-	printk("Filesystem  1K-blocks       Used  Available Use%% Mounted on\n");
+	kprintf("Filesystem  1K-blocks       Used  Available Use%% Mounted on\n");
 	return vfs_for_each_mount(df_one, NULL);
 }
 SHELL_COMMAND("df", cmd_df, "df", "space on each mounted filesystem");
