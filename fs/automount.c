@@ -17,6 +17,7 @@
 #include "kernel/errno.h"
 #include "kernel/init.h"
 #include "kernel/console.h"
+#include "kernel/power.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/mm/slab.h"
@@ -178,17 +179,16 @@ static int umount_find(struct vfs_mount *m, void *arg)
 	return 1;
 }
 
-static int cmd_umount(int argc, char **argv)
+/* Unmount /dir and close its device.  0 or -errno (-EBUSY: files open). */
+static int fs_umount(const char *dir)
 {
-	struct umount_req r = { .ur_name = argc == 2 ? argv[1] : "" };
+	struct umount_req r = { .ur_name = dir };
 	struct fs_claim *c;
 	int err;
 
-	if (argc != 2)
-		return -EINVAL;
 	if (!vfs_for_each_mount(umount_find, &r))
 		return -ENOENT;
-	err = vfs_umount(argv[1]);
+	err = vfs_umount(dir);
 	if (err == -EBUSY)
 		return err;
 	list_for_each_entry(c, &fs_claims, fc_link) {
@@ -202,4 +202,53 @@ static int cmd_umount(int argc, char **argv)
 	}
 	return err;
 }
+
+static int cmd_umount(int argc, char **argv)
+{
+	if (argc != 2)
+		return -EINVAL;
+	return fs_umount(argv[1]);
+}
 SHELL_COMMAND("umount", cmd_umount, "umount DIR", "write back and unmount a filesystem");
+
+/* The first mounted filesystem's name, for the shutdown loop. */
+static int first_mount(struct vfs_mount *m, void *arg)
+{
+	str_copy(arg, m->mnt_name, VFS_MNTNAME_MAX);
+	return 1;
+}
+
+/*
+ * At power-off, reboot and the end of a run=: unmount everything, which
+ * writes back, flushes and marks each filesystem clean, so the next mount
+ * (here, or Linux's e2fsck) finds it consistent.  One that cannot be
+ * unmounted (files open) is at least synced.  Runs before the disk
+ * drivers' own hooks, which flush their write caches.
+ */
+static void fs_shutdown(void)
+{
+	char name[VFS_MNTNAME_MAX + 1] = "/";
+	int err;
+
+	while (vfs_for_each_mount(first_mount, name + 1)) {
+		err = fs_umount(name);
+		if (err) {
+			pr_err("fs: %s: cannot unmount at shutdown: %s; syncing instead\n",
+			       name, errstr(err));
+			vfs_sync();
+			break;
+		}
+	}
+}
+
+static struct shutdown_hook fs_shutdown_hook = {
+	.sh_name = "filesystems",
+	.sh_fn = fs_shutdown,
+};
+
+static int fs_shutdown_init(void)
+{
+	register_shutdown_hook(&fs_shutdown_hook);
+	return 0;
+}
+fs_initcall(fs_shutdown_init);

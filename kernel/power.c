@@ -27,9 +27,11 @@
 static LIST_HEAD(shutdown_hooks);
 static bool hooks_ran;
 
+/* Hooks run last-registered first: filesystems (registered after the
+ * drivers they sit on) write back before the drivers flush their disks. */
 void register_shutdown_hook(struct shutdown_hook *h)
 {
-	list_add_tail(&h->sh_entry, &shutdown_hooks);
+	list_add(&h->sh_entry, &shutdown_hooks);
 }
 
 static void run_shutdown_hooks(void)

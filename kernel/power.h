@@ -2,7 +2,8 @@
  * Ending the run.  Under QEMU (tools/run-qemu adds an isa-debug-exit
  * device) the status becomes QEMU's exit code; on real hardware the
  * machine halts with a message, or reboots.  Before a clean exit, reboot
- * or power-off, the shutdown hooks run: filesystems and disks flush there.
+ * or power-off, the shutdown hooks run, last registered first: filesystems
+ * write back, then the disk drivers flush their write caches.
  */
 #ifndef KERNEL_POWER_H
 #define KERNEL_POWER_H
