@@ -350,6 +350,7 @@ int ahci_read_block(struct gendisk *disk, u64 lba, void *buf)
 	}
 	init_completion(&done);
 	bio->bi_iter.bi_sector = lba * ap->ap_lsect;
+	bio->bi_rw = REQ_SYNC;		/* someone waits: no plugging delay */
 	bio->bi_end_io = ahci_read_block_done;
 	bio->bi_private = &done;
 	blk_queue_submit_bio(ap->ap_queue, bio);
