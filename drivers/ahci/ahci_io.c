@@ -290,6 +290,7 @@ int ahci_port_setup_queue(struct ahci_port *ap)
 	if (!q)
 		return -ENOMEM;
 	q->q_queuedata = ap;
+	q->q_nr_sectors = ata_id_capacity512(ai);
 	blk_queue_logical_block_size(q, ai->ai_logical_size);
 	blk_queue_physical_block_size(q, ai->ai_physical_size);
 	blk_queue_max_hw_sectors(q, ATA_MAX_SECTORS_48 * ap->ap_lsect > 0xFFFFu * 8 ?
