@@ -113,8 +113,10 @@ static int ahci_eh_read_log(struct ahci_port *ap, struct ata_ncq_err *ne)
 		return ret;
 	ata_read_log_ext(&tf, ATA_LOG_SATA_NCQ, 0, 1);
 	ret = ahci_port_poll_cmd(ap, &tf, ATA_LOG_SECTOR_SIZE, AHCI_POLL_CMD_MS);
-	if (ret)
+	if (ret) {
+		DPRINTF(AHCI_D_EH, "%s: READ LOG EXT 10h failed (%d)\n", ap->ap_name, ret);
 		return ret;
+	}
 	memcpy(log, ap->ap_eh_buf, sizeof(log));	/* device data: copy, then parse */
 	return ata_ncq_log_parse(log, ne);
 }
@@ -207,7 +209,7 @@ void ahci_eh_work(struct work *w)
 	reset = timedout || (is & (AHCI_PREG_IS_IFS | AHCI_PREG_IS_HBFS | AHCI_PREG_IS_HBDS |
 				   AHCI_PREG_IS_PCS | AHCI_PREG_IS_PRCS));
 	ret = ahci_eh_stop(ap, reset);
-	if (!ret && ncq && !reset && (tfd & ATA_STATUS_ERR))
+	if (!ret && ncq && !reset && ((is & AHCI_PREG_IS_TFES) || (tfd & ATA_STATUS_ERR)))
 		log_ok = ahci_eh_read_log(ap, &ne) == 0;
 	if (!ret)
 		ret = ahci_eh_quiesce(ap);
