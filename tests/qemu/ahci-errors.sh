@@ -76,3 +76,16 @@ expect_out "ahci-errors/write-disk-keeps-working" 'AHCISTRESS result=PASS'
 expect_no_out "ahci-errors/write-port-survives" 'does not recover|offline'
 stamp_check "ahci-errors/write-host-verify-others" "$img" 7 0 32 exclude
 stamp_check "ahci-errors/write-host-verify-after" "$img" 8 40 8
+
+# The same read errors without NCQ: several DMA commands in the slots, and
+# QEMU clears PxCI of the failing one, so recovery isolates to find it.
+img=$imgdir/read-noncq.raw
+truncate -s 64M "$img"
+# shellcheck disable=SC2046
+boot ahci-errors-noncq --machine q35 --timeout 120 \
+	--cmdline 'ahci.ncq=0 run="ahcistress sda mib=32 seed=9 qd=32; ahcistress sda mib=8 off=40 seed=10 qd=32"' \
+	-- $(drive "$imgdir/read.cfg" "$img")
+eio_exact "ahci-errors/noncq-exactly-affected-fail" read 20000 40000 60001
+expect_out "ahci-errors/noncq-others-verify" 'AHCISTRESS read ios=[0-9]+ eio=3 bad=0$'
+expect_out "ahci-errors/noncq-disk-keeps-working" 'AHCISTRESS result=PASS'
+stamp_check "ahci-errors/noncq-host-verify" "$img" 9 0 32
