@@ -114,7 +114,8 @@ static void test_ncq_fis_tag(void)
 	CHECK_EQ(fis.h2d_count_exp, 0);
 	CHECK_EQ(fis.h2d_features, 128);	/* the sector count travels in Features */
 	CHECK(fis.h2d_device & ATA_DEVICE_FUA);
-	CHECK_EQ(fis.h2d_lba0 | fis.h2d_lba3 << 24 | (u64)fis.h2d_lba4 << 32, 0x123456789ULL);
+	CHECK_EQ(fis.h2d_lba0 | fis.h2d_lba1 << 8 | fis.h2d_lba2 << 16 | (u64)fis.h2d_lba3 << 24 |
+		 (u64)fis.h2d_lba4 << 32 | (u64)fis.h2d_lba5 << 40, 0x123456789ULL);
 }
 
 static void test_sig_names(void)
