@@ -33,6 +33,8 @@ bool ahci_param_ncq = true;
 PARAM_BOOL("ahci.ncq", ahci_param_ncq, "use NCQ (READ/WRITE FPDMA QUEUED) when the disk has it");
 bool ahci_param_dma64 = true;
 PARAM_BOOL("ahci.dma64", ahci_param_dma64, "use 64-bit DMA addresses when CAP.S64A says so");
+unsigned int ahci_param_timeout_ms = AHCI_RQ_TIMEOUT_MS;
+PARAM_UINT("ahci.timeout_ms", ahci_param_timeout_ms, "per-request timeout before a port reset, ms");
 
 const char *const ahci_port_state_names[AHCI_PORT_NSTATES] = {
 	[AHCI_PORT_EMPTY] = "empty",

@@ -56,6 +56,8 @@ enum blk_eh_timer_return ahci_timed_out(struct request *rq)
 {
 	struct ahci_port *ap = rq->rq_q->q_queuedata;
 
+	if (ap->ap_eh_active)
+		return BLK_EH_RESET_TIMER;	/* recovery is already at it */
 	if (rq->rq_tag >= 0 && (ap->ap_issued & (1u << rq->rq_tag))) {
 		pr_warn("%s: command in slot %d timed out (sector %llu)\n", ap->ap_name,
 			rq->rq_tag, (unsigned long long)blk_rq_pos(rq));

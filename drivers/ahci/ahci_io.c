@@ -308,7 +308,7 @@ int ahci_port_setup_queue(struct ahci_port *ap)
 	blk_queue_flush(q, flush);
 	blk_queue_prep_rq(q, ahci_prep_rq);
 	blk_queue_rq_timed_out(q, ahci_timed_out);
-	blk_queue_rq_timeout(q, AHCI_RQ_TIMEOUT_MS);
+	blk_queue_rq_timeout(q, ahci_param_timeout_ms ? ahci_param_timeout_ms : AHCI_RQ_TIMEOUT_MS);
 	if (blk_queue_init_tags(q, ap->ap_depth, NULL)) {
 		blk_cleanup_queue(q);
 		return -ENOMEM;

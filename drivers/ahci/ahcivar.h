@@ -179,9 +179,10 @@ int ahci_attach(struct ahci_softc *sc);
 int ahci_start(struct ahci_softc *sc);
 irqreturn_t ahci_intr(unsigned irq, void *data);
 void ahci_enable_intr(struct ahci_softc *sc);
-/* Boot parameters the glue also reads: ahci.ncq=0, ahci.dma64=0. */
+/* Boot parameters: ahci.ncq=0, ahci.dma64=0, ahci.timeout_ms=N. */
 extern bool ahci_param_ncq;
 extern bool ahci_param_dma64;
+extern unsigned int ahci_param_timeout_ms;
 
 /* Register accessors (STYLE 22): uncached MMIO, in order on x86. */
 static inline u32 ahci_read(struct ahci_softc *sc, unsigned reg)
