@@ -304,12 +304,12 @@ free_port:
 }
 
 /*
- * First half of port bring-up (10.1.2 steps 3-5, 10.3.1): engines
- * stopped, bases programmed, errors cleared, FIS receive on, device
- * spun up and, unless its link is already up, COMRESET.  Returns 0 or
- * -ETIMEDOUT (the port is then skipped).
+ * First half of port bring-up (10.1.2 steps 3-5, 10.3.1), also after an
+ * HBA reset: engines stopped, bases programmed, errors cleared, FIS
+ * receive on, device spun up and, unless its link is already up,
+ * COMRESET.  Returns 0 or -ETIMEDOUT (reported).
  */
-static int ahci_port_init(struct ahci_port *ap)
+int ahci_port_init(struct ahci_port *ap)
 {
 	struct ahci_softc *sc = ap->ap_sc;
 	u32 cmd;
@@ -562,7 +562,6 @@ int ahci_attach(struct ahci_softc *sc)
 	int ret;
 
 	snprintf(sc->sc_name, sizeof(sc->sc_name), "ahci%u", sc->sc_unit);
-	spin_lock_init(&sc->sc_lock, "ahci_hba");
 
 	/* AE first (10.1.2, HARDWARE.md 2); then what the HBA says about itself. */
 	ahci_write(sc, AHCI_REG_GHC, ahci_read(sc, AHCI_REG_GHC) | AHCI_REG_GHC_AE);

@@ -21,7 +21,9 @@
  * When the failing command cannot be named (no log, several non-queued
  * commands out), everything is requeued and the next ap_isolate commands
  * go out one at a time, non-queued, so that a repeat error names its
- * request.  A port that cannot be stopped, reset or started again is
+ * request.  A port that cannot be stopped, reset or started again gets
+ * the last resort, an HBA reset (every port reprogrammed, their commands
+ * requeued), at most AHCI_EH_MAX_TRIES times in a row; after that it is
  * marked failed: its requests end with -EIO and the rest of the system
  * runs on.
  */
@@ -185,6 +187,83 @@ static void __ahci_eh_port_dead(struct ahci_port *ap, u32 outstanding)
 	__ahci_eh_finish(ap, outstanding, 0, 0);
 }
 
+/*
+ * Bring a port back after the HBA reset wiped its registers: program it
+ * as at boot, wait for its link and device, start it.  0 or -errno.
+ */
+static int ahci_eh_port_reinit(struct ahci_port *ap)
+{
+	int ret = ahci_port_init(ap);
+
+	if (!ret)
+		ret = ahci_port_wait_link(ap, AHCI_LINK_MS);
+	if (!ret)
+		ret = ahci_port_wait_ready(ap, AHCI_BSY_MS);
+	ahci_port_clear_errors(ap);
+	if (!ret)
+		ret = ahci_port_start(ap);
+	return ret;
+}
+
+/*
+ * The last resort (HARDWARE.md 4): reset the whole HBA.  Every ready
+ * port is taken over (its queue stopped, interrupts masked), and after
+ * GHC.HR reprogrammed and restarted; what the other ports had issued is
+ * requeued, a port that does not come back is dead.  The failing port's
+ * own requests are left to the caller.  Returns 0 when it came back.
+ */
+static int ahci_eh_hba_reset(struct ahci_port *failing)
+{
+	struct ahci_softc *sc = failing->ap_sc;
+	bool was_active[AHCI_MAX_PORTS] = { false };
+	unsigned long flags;
+	int ret, mine = -EIO;
+	unsigned i;
+
+	pr_warn("%s: port %u does not recover: resetting the HBA\n", sc->sc_name,
+		failing->ap_num);
+	for (i = 0; i < AHCI_MAX_PORTS; i++) {
+		struct ahci_port *ap = sc->sc_ports[i];
+
+		if (!ap || ap->ap_state != AHCI_PORT_READY || ap == failing)
+			continue;
+		spin_lock_irqsave(&ap->ap_lock, flags);
+		was_active[i] = ap->ap_eh_active;	/* its own recovery runs later */
+		ap->ap_eh_active = true;
+		ahci_pwrite(ap, AHCI_PREG_IE, 0);
+		blk_stop_queue(ap->ap_queue);
+		spin_unlock_irqrestore(&ap->ap_lock, flags);
+		ahci_port_stop(ap);			/* best effort: HR stops it anyway */
+	}
+	ret = ahci_hba_reset(sc);
+	for (i = 0; i < AHCI_MAX_PORTS; i++) {
+		struct ahci_port *ap = sc->sc_ports[i];
+		int r;
+
+		if (!ap || ap->ap_state != AHCI_PORT_READY)
+			continue;
+		r = ret ? ret : ahci_eh_port_reinit(ap);
+		if (ap == failing) {
+			mine = r;
+			continue;
+		}
+		spin_lock_irqsave(&ap->ap_lock, flags);
+		if (r) {
+			__ahci_eh_port_dead(ap, ap->ap_issued);
+		} else {
+			__ahci_eh_finish(ap, 0, ap->ap_issued, 0);
+			ahci_port_enable_intr(ap);
+		}
+		if (!was_active[i]) {
+			ap->ap_eh_active = false;
+			blk_start_queue(ap->ap_queue);
+		}
+		spin_unlock_irqrestore(&ap->ap_lock, flags);
+	}
+	ahci_enable_intr(sc);
+	return mine;
+}
+
 /* Deferred work: the recovery sequence above.  Interrupts on. */
 void ahci_eh_work(struct work *w)
 {
@@ -217,6 +296,13 @@ void ahci_eh_work(struct work *w)
 		ret = ahci_eh_quiesce(ap);
 	if (!ret)
 		ret = ahci_port_start(ap);
+	if (ret && ap->ap_eh_tries < AHCI_EH_MAX_TRIES) {
+		ap->ap_eh_tries++;
+		reset = true;			/* the device was reset with the HBA */
+		ret = ahci_eh_hba_reset(ap);
+	} else if (!ret) {
+		ap->ap_eh_tries = 0;
+	}
 
 	spin_lock_irqsave(&ap->ap_lock, flags);
 	if (ret) {

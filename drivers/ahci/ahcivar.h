@@ -159,9 +159,7 @@ struct ahci_softc {
 	bool			sc_dma64;	/* [I] CAP.S64A and not forced off */
 	bool			sc_ncq;		/* [I] CAP.SNCQ and allowed */
 	int			sc_irq;		/* [I] */
-	spinlock_t		sc_lock;	/* HBA reset against the interrupt handler */
 	struct ahci_port	*sc_ports[AHCI_MAX_PORTS];	/* [I] NULL: not implemented */
-	bool			sc_resetting;	/* [sc_lock] an HBA reset is running */
 };
 
 /*
@@ -204,6 +202,7 @@ static inline void ahci_pwrite(struct ahci_port *ap, unsigned reg, u32 v)
 
 /* ahci.c: port primitives shared with recovery. */
 int ahci_wait_clear(struct ahci_port *ap, unsigned reg, u32 mask, u32 ms);
+int ahci_port_init(struct ahci_port *ap);
 int ahci_port_stop(struct ahci_port *ap);
 int ahci_port_start(struct ahci_port *ap);
 int ahci_port_comreset(struct ahci_port *ap);
