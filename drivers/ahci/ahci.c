@@ -272,6 +272,7 @@ static struct ahci_port *ahci_port_alloc(struct ahci_softc *sc, unsigned num)
 	spin_lock_init(&ap->ap_lock, "ahci_port");
 	INIT_LIST_HEAD(&ap->ap_ccb_free);
 	work_init(&ap->ap_eh_work, ahci_eh_work);
+	timer_setup(&ap->ap_eh_timer, ahci_eh_timer);
 
 	page = get_zeroed_page(GFP_KERNEL);
 	if (!page)

@@ -12,9 +12,9 @@
  *      COMRESET; a link or interface error or a timeout: COMRESET;
  *   3. start the port; for an NCQ error read the NCQ Command Error log
  *      (READ LOG EXT page 10h, polled in slot 0) for the failing tag;
- *   4. stop again and let the device quiesce: PxSACT and PxCI must drain
- *      (QEMU keeps running commands that a real HBA drops at ST=0); if
- *      they do not, COMRESET;
+ *   4. stop again and let the device quiesce: PxSACT and PxCI must drain,
+ *      else COMRESET; after an NCQ error always COMRESET (QEMU keeps
+ *      running queued commands that a real HBA drops at ST=0);
  *   5. fail the failing request with -EIO (its sector is logged), give
  *      every innocent one back to the block layer (requeued at the head,
  *      in order), restart, unmask, run the queue.
@@ -31,6 +31,8 @@
 #include "drivers/ata/atareg.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
+#include "kernel/shell.h"
+#include "kernel/time.h"
 #include "lib/string.h"
 
 /**
@@ -68,6 +70,48 @@ enum blk_eh_timer_return ahci_timed_out(struct request *rq)
 	ahci_eh_schedule(ap, 0);
 	return BLK_EH_RESET_TIMER;	/* recovery ends or requeues it */
 }
+
+/*
+ * ahcireset's timer: recovery as if the port had failed, with a COMRESET
+ * or an HBA reset, while I/O runs (tests/qemu/ahci-reset.sh).
+ */
+void ahci_eh_timer(struct timer_list *t)
+{
+	struct ahci_port *ap = container_of(t, struct ahci_port, ap_eh_timer);
+	unsigned long flags;
+
+	spin_lock_irqsave(&ap->ap_lock, flags);
+	ahci_eh_schedule(ap, 0);
+	spin_unlock_irqrestore(&ap->ap_lock, flags);
+}
+
+static int cmd_ahcireset(int argc, char **argv)
+{
+	struct request_queue *q;
+	struct ahci_port *ap;
+	unsigned long flags;
+	u64 ms = 0;
+
+	if (argc < 3 || (strcmp(argv[2], "port") && strcmp(argv[2], "hba")) ||
+	    (argc > 3 && str_to_u64(argv[3], &ms, false)))
+		return -EINVAL;
+	q = blk_queue_find(argv[1]);
+	if (!q || q->q_request_fn != ahci_request_fn) {
+		printk("ahcireset: %s is not an AHCI disk\n", argv[1]);
+		return -ECANCELED;
+	}
+	ap = q->q_queuedata;
+	spin_lock_irqsave(&ap->ap_lock, flags);
+	ap->ap_eh_force |= strcmp(argv[2], "hba") ? AHCI_EH_FORCE_PORT : AHCI_EH_FORCE_HBA;
+	if (ms)
+		mod_timer(&ap->ap_eh_timer, get_jiffies_64() + msecs_to_jiffies(ms));
+	else
+		ahci_eh_schedule(ap, 0);
+	spin_unlock_irqrestore(&ap->ap_lock, flags);
+	return 0;
+}
+SHELL_COMMAND("ahcireset", cmd_ahcireset, "ahcireset DISK port|hba [DELAY_MS]",
+	      "reset an AHCI disk's port (COMRESET) or its whole HBA, now or after a delay");
 
 /* COMRESET, then wait for the link and for BSY to clear.  0 or -ETIMEDOUT. */
 static int ahci_eh_comreset(struct ahci_port *ap)
@@ -127,17 +171,21 @@ static int ahci_eh_read_log(struct ahci_port *ap, struct ata_ncq_err *ne)
 
 /*
  * Step 4: with ST clear the HBA must drop every command (3.3.13, 3.3.14);
- * wait for PxSACT and PxCI to read 0, else reset the device.
+ * wait for PxSACT and PxCI to read 0, else reset the device.  With NCQ
+ * commands out, reset it anyway: QEMU clears PxSACT at ST=0 but lets the
+ * commands run on, and each later Set Device Bits FIS would clear the
+ * bit of whatever command next holds that tag.  A COMRESET (FIS receive
+ * still on) ends them for good; on real HBAs it costs one link reset.
  */
-static int ahci_eh_quiesce(struct ahci_port *ap)
+static int ahci_eh_quiesce(struct ahci_port *ap, bool reset)
 {
 	int ret = ahci_port_stop(ap);
 
-	if (!ret)
+	if (!ret && !reset)
 		ret = ahci_wait_clear(ap, AHCI_PREG_SACT, ~0u, AHCI_QUIESCE_MS);
-	if (!ret)
+	if (!ret && !reset)
 		ret = ahci_wait_clear(ap, AHCI_PREG_CI, ~0u, AHCI_QUIESCE_MS);
-	if (ret) {
+	if (ret || reset) {
 		DPRINTF(AHCI_D_EH, "%s: SACT %08x CI %08x after stop\n", ap->ap_name,
 			ahci_pread(ap, AHCI_PREG_SACT), ahci_pread(ap, AHCI_PREG_CI));
 		ret = ahci_eh_stop(ap, true);
@@ -233,7 +281,17 @@ static int ahci_eh_hba_reset(struct ahci_port *failing)
 		ahci_pwrite(ap, AHCI_PREG_IE, 0);
 		blk_stop_queue(ap->ap_queue);
 		spin_unlock_irqrestore(&ap->ap_lock, flags);
-		ahci_port_stop(ap);			/* best effort: HR stops it anyway */
+	}
+	/*
+	 * Quiesce every port while FIS receive is still on, so that nothing
+	 * the device finishes during GHC.HR (with FRE off) is reported late,
+	 * against a command issued afterwards -- QEMU does exactly that.
+	 */
+	for (i = 0; i < AHCI_MAX_PORTS; i++) {
+		struct ahci_port *ap = sc->sc_ports[i];
+
+		if (ap && ap->ap_state == AHCI_PORT_READY)
+			ahci_eh_quiesce(ap, ap->ap_sactive != 0);	/* best effort: HR follows */
 	}
 	ret = ahci_hba_reset(sc);
 	for (i = 0; i < AHCI_MAX_PORTS; i++) {
@@ -248,6 +306,8 @@ static int ahci_eh_hba_reset(struct ahci_port *failing)
 			continue;
 		}
 		spin_lock_irqsave(&ap->ap_lock, flags);
+		DPRINTF(AHCI_D_EH, "%s: after HBA reset (%d): requeue %08x\n", ap->ap_name, r,
+			ap->ap_issued);
 		if (r) {
 			__ahci_eh_port_dead(ap, ap->ap_issued);
 		} else {
@@ -269,7 +329,7 @@ void ahci_eh_work(struct work *w)
 {
 	struct ahci_port *ap = container_of(w, struct ahci_port, ap_eh_work);
 	struct ata_ncq_err ne = { 0 };
-	u32 outstanding, timedout, is, failed, requeue, tfd, serr;
+	u32 outstanding, timedout, is, failed, requeue, tfd, serr, force;
 	unsigned long flags;
 	bool ncq, log_ok = false, reset;
 	int ret, pick;
@@ -279,22 +339,25 @@ void ahci_eh_work(struct work *w)
 	ncq = ap->ap_sactive != 0;
 	is = ap->ap_eh_is;
 	timedout = ap->ap_eh_timedout;
+	force = ap->ap_eh_force;
 	ap->ap_eh_is = 0;
 	ap->ap_eh_timedout = 0;
+	ap->ap_eh_force = 0;
 	spin_unlock_irqrestore(&ap->ap_lock, flags);
 
 	tfd = ahci_pread(ap, AHCI_PREG_TFD);
 	serr = ahci_pread(ap, AHCI_PREG_SERR);
 	DPRINTF(AHCI_D_EH, "%s: recovery: IS %08x TFD %04x SERR %08x out %08x%s\n", ap->ap_name,
 		is, tfd, serr, outstanding, ncq ? " ncq" : "");
-	reset = timedout || (is & (AHCI_PREG_IS_IFS | AHCI_PREG_IS_HBFS | AHCI_PREG_IS_HBDS |
-				   AHCI_PREG_IS_PCS | AHCI_PREG_IS_PRCS));
-	ret = ahci_eh_stop(ap, reset);
+	reset = timedout || force || (is & (AHCI_PREG_IS_IFS | AHCI_PREG_IS_HBFS |
+					    AHCI_PREG_IS_HBDS | AHCI_PREG_IS_PCS |
+					    AHCI_PREG_IS_PRCS));
+	ret = force & AHCI_EH_FORCE_HBA ? -EIO : ahci_eh_stop(ap, reset);
 	if (!ret && ncq && !reset && ((is & AHCI_PREG_IS_TFES) || (tfd & ATA_STATUS_ERR)))
 		log_ok = ahci_eh_read_log(ap, &ne) == 0;
 	if (!ret)
-		ret = ahci_eh_quiesce(ap);
-	if (!ret)
+		ret = ahci_eh_quiesce(ap, ncq && !reset);
+	if (!ret && !(force & AHCI_EH_FORCE_HBA))
 		ret = ahci_port_start(ap);
 	if (ret && ap->ap_eh_tries < AHCI_EH_MAX_TRIES) {
 		ap->ap_eh_tries++;

@@ -191,7 +191,7 @@ void __ahci_end_request(struct ahci_port *ap, struct request *rq, int error)
  * request_fn: issue what the tag map and the non-queued rule allow.
  * Queue lock (the port lock) held.
  */
-static void ahci_request_fn(struct request_queue *q)
+void ahci_request_fn(struct request_queue *q)
 {
 	struct ahci_port *ap = q->q_queuedata;
 	struct request *rq;

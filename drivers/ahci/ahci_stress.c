@@ -3,7 +3,7 @@
  * tests (tests/qemu/ahci-*.sh), run from the shell on any request queue.
  *
  *	ahcistress DEV [mib=N] [off=MiB] [seed=N] [qd=N] [max=SECTORS]
- *	           [op=both|write|read] [high=1]
+ *	           [op=both|write|read] [high=1] [reset=DISK:port|hba [at=N]]
  *
  * The region [off, off+mib) is cut into chunks of 1..max sectors (whole
  * logical blocks), in a shuffled order, so that the queue holds up to qd
@@ -13,7 +13,9 @@
  * LBA, w[1] = seed, w[i] = LBA ^ seed ^ i * 0x9E3779B97F4A7C15), which
  * the host checks in the image afterwards; reads check it here.  Buffer
  * pages come from any zone (high=1: only pages above 4 GiB, to exercise
- * 64-bit DMA).
+ * 64-bit DMA).  reset= runs "ahcireset DISK port|hba" once, after the
+ * at-th submission (default: halfway through the first pass) as soon as
+ * all qd requests are out.
  *
  * Output, one line each, stable for the test scripts:
  *	AHCISTRESS eio op=read|write lba=L n=N err=E     a failed request
@@ -62,6 +64,9 @@ struct ahci_stress {
 	u32			st_highpages;
 	u64			st_bad;
 	u32			st_eio;
+	u32			st_submitted;
+	u32			st_reset_at;	/* 0: no reset */
+	char			st_reset_cmd[48];
 };
 
 static void ahci_stress_endio(struct bio *bio, int error)
@@ -113,6 +118,7 @@ static void ahci_stress_submit(struct ahci_stress *st, struct ahci_stress_slot *
 	s->ss_busy = true;
 	s->ss_error = 0;
 	blk_queue_submit_bio(st->st_q, bio);
+	st->st_submitted++;
 	if (st->st_q->q_tags && st->st_q->q_tags->bqt_busy > st->st_maxtags)
 		st->st_maxtags = st->st_q->q_tags->bqt_busy;
 }
@@ -157,6 +163,10 @@ static u32 ahci_stress_pass(struct ahci_stress *st, bool write)
 		if (!busy && next >= st->st_nchunks)
 			return eio;
 		blk_unplug(st->st_q);
+		if (st->st_reset_at && st->st_submitted >= st->st_reset_at && busy == st->st_qd) {
+			st->st_reset_at = 0;	/* once, with every slot out */
+			shell_exec(st->st_reset_cmd);
+		}
 		cpu_idle_once();
 	}
 }
@@ -252,7 +262,8 @@ static int ahci_stress_arg(const char *arg, const char *key, u64 *val)
 
 static int cmd_ahcistress(int argc, char **argv)
 {
-	u64 mib = 16, off = 0, seed = 1, qd = 32, max = 128, high = 0, lbs;
+	u64 mib = 16, off = 0, seed = 1, qd = 32, max = 128, high = 0, at = 0, lbs;
+	const char *reset = NULL;
 	bool do_write = true, do_read = true;
 	struct ahci_stress st = { 0 };
 	struct list_head spare;
@@ -270,12 +281,15 @@ static int cmd_ahcistress(int argc, char **argv)
 			do_write = false;
 		else if (!strcmp(argv[a], "op=both"))
 			continue;
+		else if (!strncmp(argv[a], "reset=", 6) && strchr(argv[a], ':'))
+			reset = argv[a] + 6;
 		else if (ahci_stress_arg(argv[a], "mib", &mib) &&
 			 ahci_stress_arg(argv[a], "off", &off) &&
 			 ahci_stress_arg(argv[a], "seed", &seed) &&
 			 ahci_stress_arg(argv[a], "qd", &qd) &&
 			 ahci_stress_arg(argv[a], "max", &max) &&
-			 ahci_stress_arg(argv[a], "high", &high))
+			 ahci_stress_arg(argv[a], "high", &high) &&
+			 ahci_stress_arg(argv[a], "at", &at))
 			return -EINVAL;
 	}
 	st.st_q = blk_queue_find(argv[1]);
@@ -295,6 +309,11 @@ static int cmd_ahcistress(int argc, char **argv)
 			       (u32)max, (u32)lbs, &r);
 	if (ret)
 		goto out;
+	if (reset) {
+		snprintf(st.st_reset_cmd, sizeof(st.st_reset_cmd), "ahcireset %s", reset);
+		*strchr(st.st_reset_cmd, ':') = ' ';
+		st.st_reset_at = at ? (u32)at : st.st_nchunks / 2 + 1;
+	}
 	st.st_slots = kcalloc(st.st_qd, sizeof(*st.st_slots), GFP_KERNEL);
 	if (!st.st_slots) {
 		ret = -ENOMEM;
@@ -344,5 +363,5 @@ out:
 	return ret;
 }
 SHELL_COMMAND("ahcistress", cmd_ahcistress,
-	      "ahcistress DEV [mib=N] [off=MiB] [seed=N] [qd=N] [max=SECTORS] [op=both|write|read] [high=1]",
+	      "ahcistress DEV [mib=N] [off=MiB] [seed=N] [qd=N] [max=SECTORS] [op=both|write|read] [high=1] [reset=DISK:port|hba [at=N]]",
 	      "queue-depth data-integrity workload with LBA-stamped sectors (AHCI tests)");

@@ -26,6 +26,7 @@
 #include "kernel/mm/page.h"
 #include "kernel/irq.h"
 #include "kernel/spinlock.h"
+#include "kernel/timer.h"
 #include "kernel/work.h"
 #include "lib/list.h"
 
@@ -136,7 +137,11 @@ struct ahci_port {
 	bool			ap_eh_active;	/* [p] recovery owns the port */
 	u32			ap_eh_is;	/* [p] PxIS bits that asked for it */
 	u32			ap_eh_timedout;	/* [p] slots whose requests timed out */
-	u32			ap_eh_tries;	/* [e] recoveries in a row */
+	u32			ap_eh_tries;	/* [e] HBA resets in a row */
+	u32			ap_eh_force;	/* [p] a reset asked for by ahcireset */
+#define AHCI_EH_FORCE_PORT	0x1	/* COMRESET the port */
+#define AHCI_EH_FORCE_HBA	0x2	/* reset the whole HBA */
+	struct timer_list	ap_eh_timer;	/* [p] fires a forced reset later */
 	struct work		ap_eh_work;	/* [p] */
 	u64			ap_errors;	/* [p] requests failed by the device */
 };
@@ -220,12 +225,14 @@ int ahci_hba_reset(struct ahci_softc *sc);
 extern const struct block_device_operations ahci_disk_ops;
 int ahci_read_block(struct gendisk *disk, u64 lba, void *buf);
 int ahci_port_setup_queue(struct ahci_port *ap);
+void ahci_request_fn(struct request_queue *q);
 void ahci_port_intr(struct ahci_port *ap);
 void ahci_ccb_put(struct ahci_port *ap, struct ahci_ccb *ccb);
 void __ahci_end_request(struct ahci_port *ap, struct request *rq, int error);
 
 /* ahci_eh.c: error recovery and timeouts. */
 void ahci_eh_schedule(struct ahci_port *ap, u32 is);
+void ahci_eh_timer(struct timer_list *t);
 void ahci_eh_work(struct work *w);
 enum blk_eh_timer_return ahci_timed_out(struct request *rq);
 
