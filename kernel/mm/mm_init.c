@@ -17,6 +17,9 @@
  *
  * The boot log lines "mm: zone NAME ..." are read by tests/qemu/mm-*.sh.
  */
+#define MM_D_INIT	0x1	/* ranges and carving at boot */
+#define MM_D_MAP	0x2	/* the sanitized map */
+
 #include "kernel/mm/mm.h"
 #include "kernel/mm/memmap.h"
 #include "kernel/mm/mm_internal.h"
@@ -27,12 +30,14 @@
 #include "kernel/printk.h"
 
 #define FOUR_GIB	(4ULL << 30)
+#define HIGHMEM_MAP_SHARE	2	/* HighMem's struct pages take at most 1/2 of lowmem */
 
 static u64 mm_mem_limit;	/* bytes of RAM to use; 0: all */
 PARAM_SIZE("mem", mm_mem_limit, "use at most SIZE bytes of RAM (e.g. mem=64M)");
 
 /* Boot-time scratch: too big for the stack, needed only during mm_init. */
 static struct memmap ram_map, free_map;
+static u64 highmem_map_budget;	/* bytes of lowmem HighMem's struct pages may still take */
 
 static void report_warnings(unsigned warn)
 {
@@ -73,12 +78,28 @@ static enum zone_type zone_of(u64 addr)
 	return addr < LOWMEM_MAX ? ZONE_NORMAL : ZONE_HIGHMEM;
 }
 
-/* Give [s, e) of RAM a struct page array and register it; false if dropped. */
+/*
+ * Give [s, e) of RAM a struct page array and register it; false if
+ * dropped.  HighMem ranges are cut short when their arrays would eat
+ * more than the budget: 64 GiB needs 320 MiB of them, and lowmem is what
+ * the kernel lives on.
+ */
 static bool add_range(u64 s, u64 e, u64 lowmem_end)
 {
 	u64 nr = (e - s) >> PAGE_SHIFT;
 	u64 bytes = nr * sizeof(struct page);
 	u64 pa;
+
+	if (zone_of(s) == ZONE_HIGHMEM && bytes > highmem_map_budget) {
+		nr = highmem_map_budget / sizeof(struct page);
+		pr_warn("mm: HighMem %#llx-%#llx cut to %llu MiB: struct pages would fill lowmem\n",
+			(unsigned long long)s, (unsigned long long)e,
+			(unsigned long long)(nr >> (20 - PAGE_SHIFT)));
+		if (nr == 0)
+			return false;
+		bytes = nr * sizeof(struct page);
+		e = s + (nr << PAGE_SHIFT);
+	}
 
 	pa = memmap_carve(&free_map, bytes, PAGE_SIZE, DMA_ZONE_END, lowmem_end);
 	if (!pa)
@@ -88,12 +109,17 @@ static bool add_range(u64 s, u64 e, u64 lowmem_end)
 			(unsigned long long)s, (unsigned long long)e);
 		return false;
 	}
+	DPRINTF(MM_D_INIT, "mm: range %#llx-%#llx %s, struct pages at %#llx\n",
+		(unsigned long long)s, (unsigned long long)e, zone_names[zone_of(s)],
+		(unsigned long long)pa);
 	if (mm_node_add_range(&mm_node, s >> PAGE_SHIFT, (u32)nr, __va(pa), zone_of(s))) {
 		/* The carved array stays reserved: a few KiB, once, on a freak map. */
 		pr_warn("mm: too many memory ranges; %#llx-%#llx not used\n",
 			(unsigned long long)s, (unsigned long long)e);
 		return false;
 	}
+	if (zone_of(s) == ZONE_HIGHMEM)
+		highmem_map_budget -= ALIGN_UP(bytes, (u64)PAGE_SIZE);
 	return true;
 }
 
@@ -164,6 +190,10 @@ void mm_init(void)
 			       boot_info.mem_lower_kb, boot_info.mem_upper_kb,
 			       mm_mem_limit, NULL, 0);
 	report_warnings(warn);
+	for (r = 0; r < ram_map.mm_nr; r++)
+		DPRINTF(MM_D_MAP, "mm: RAM %#llx-%#llx\n",
+			(unsigned long long)ram_map.mm_reg[r].mr_start,
+			(unsigned long long)ram_map.mm_reg[r].mr_end);
 	free_map = ram_map;
 	cut_boot_ranges(&free_map);
 	lowmem_end = lowmem_end_of(&ram_map);
@@ -173,6 +203,7 @@ void mm_init(void)
 	pgtable_init(max(lowmem_end, (u64)((unsigned long)_kernel_end - PAGE_OFFSET)));
 
 	mm_node_init(&mm_node);
+	highmem_map_budget = memmap_total_below(&free_map, lowmem_end) / HIGHMEM_MAP_SHARE;
 	build_ranges(lowmem_end);
 	free_ram();
 	mm_node_finish(&mm_node);
