@@ -15,9 +15,9 @@
  * Commands: READ/WRITE FPDMA QUEUED with the FUA bit for FUA writes when
  * NCQ is on (depth min(CAP.NCS, IDENTIFY depth, 32)); otherwise READ/WRITE
  * DMA EXT and WRITE DMA FUA EXT, several slots deep, which the HBA runs
- * in turn.  Non-queued commands -- FLUSH CACHE EXT, and any command that
- * recovery wants issued alone -- wait until nothing else is out, and
- * nothing is issued while one runs.
+ * in turn.  Commands that must go alone -- the non-queued FLUSH CACHE
+ * EXT, and those recovery wants isolated -- wait until nothing else is
+ * out, and nothing is issued while one runs.
  *
  * Locking: the port's ap_lock is the queue lock; every function here
  * runs with it held except ahci_read_block and the queue setup.
@@ -56,10 +56,11 @@ void ahci_ccb_put(struct ahci_port *ap, struct ahci_ccb *ccb)
 }
 
 /*
- * Write the command FIS for ccb into its table: NCQ (tag patched in at
- * issue) or the non-queued form.  Returns 0 or the ata_rw error.
+ * Write the command FIS for ccb into its table: NCQ (the tag is patched
+ * in at issue, when the slot is known) or the non-queued form.  Returns 0
+ * or the ata_rw error.
  */
-static int ahci_build_fis(struct ahci_port *ap, struct ahci_ccb *ccb, bool ncq, unsigned tag)
+static int ahci_build_fis(struct ahci_port *ap, struct ahci_ccb *ccb, bool ncq)
 {
 	struct ata_taskfile tf;
 	unsigned flags = ATA_RW_DMA;
@@ -75,7 +76,7 @@ static int ahci_build_fis(struct ahci_port *ap, struct ahci_ccb *ccb, bool ncq, 
 			flags |= ATA_RW_FUA;
 		if (ncq)
 			flags |= ATA_RW_NCQ;
-		ret = ata_rw(&tf, &ap->ap_id, ccb->ccb_lba, ccb->ccb_nsect, flags, tag);
+		ret = ata_rw(&tf, &ap->ap_id, ccb->ccb_lba, ccb->ccb_nsect, flags, 0);
 		if (ret)
 			return ret;
 	}
@@ -129,7 +130,7 @@ static int ahci_prep_rq(struct request_queue *q, struct request *rq)
 	if (rq_is_write(rq) && (rq->rq_cmd_flags & REQ_FUA))
 		ccb->ccb_flags |= AHCI_CCB_FUA;
 build:
-	if (ahci_build_fis(ap, ccb, ap->ap_ncq, 0))
+	if (ahci_build_fis(ap, ccb, ap->ap_ncq))
 		goto kill;
 	rq->rq_special = ccb;
 	return BLKPREP_OK;
@@ -142,15 +143,15 @@ kill:
 }
 
 /*
- * Put a prepared command into slot and start it.  Port lock held; the
- * slot is free (the tag map says so) and the port running.
+ * Put a prepared command into slot and start it: an NCQ command gets the
+ * slot as its tag.  Port lock held; the slot is free (the tag map says
+ * so) and the port running.
  */
-static void ahci_issue(struct ahci_port *ap, struct ahci_ccb *ccb, unsigned slot, bool ncq)
+static void ahci_issue(struct ahci_port *ap, struct ahci_ccb *ccb, unsigned slot)
 {
 	u32 bit = 1u << slot;
+	bool ncq = ccb->ccb_flags & AHCI_CCB_NCQ;
 
-	if (ncq != !!(ccb->ccb_flags & AHCI_CCB_NCQ))
-		ahci_build_fis(ap, ccb, ncq, slot);	/* cannot fail: prep built it once */
 	if (ncq)
 		ahci_fis_set_tag(ccb->ccb_table->ct_cfis, slot);
 	ahci_fill_hdr(&ap->ap_cmd_list[slot], ccb->ccb_table_dma, ccb->ccb_prdtl,
@@ -212,7 +213,7 @@ void ahci_request_fn(struct request_queue *q)
 			break;		/* the queue drains first; a completion reruns us */
 		if (blk_queue_start_tag(q, rq))
 			break;		/* every slot busy */
-		ahci_issue(ap, ccb, (unsigned)rq->rq_tag, ap->ap_ncq && !alone);
+		ahci_issue(ap, ccb, (unsigned)rq->rq_tag);
 		if (alone) {
 			ap->ap_nonq_busy = true;
 			if (ap->ap_isolate)
@@ -261,9 +262,19 @@ void ahci_port_intr(struct ahci_port *ap)
 	ahci_pwrite(ap, AHCI_PREG_IS, is);
 	if (ap->ap_eh_active)
 		goto out;
-	error = (is & (AHCI_PREG_IS_ERRORS | AHCI_PREG_IS_PCS | AHCI_PREG_IS_PRCS)) ||
-		(ahci_pread(ap, AHCI_PREG_TFD) & ATA_STATUS_ERR);
-	active = ahci_pread(ap, AHCI_PREG_SACT) | ahci_pread(ap, AHCI_PREG_CI);
+	error = is & (AHCI_PREG_IS_ERRORS | AHCI_PREG_IS_PCS | AHCI_PREG_IS_PRCS);
+	/*
+	 * An NCQ command's PxSACT bit is set before its PxCI bit and cleared
+	 * only after it (by the device's Set Device Bits FIS), so with only
+	 * NCQ commands out PxSACT alone says what is active; each register
+	 * read is an exit to the hypervisor under emulation.
+	 */
+	if (ap->ap_sactive == ap->ap_issued)
+		active = ahci_pread(ap, AHCI_PREG_SACT);
+	else if (!ap->ap_sactive)
+		active = ahci_pread(ap, AHCI_PREG_CI);
+	else
+		active = ahci_pread(ap, AHCI_PREG_SACT) | ahci_pread(ap, AHCI_PREG_CI);
 	done = ap->ap_issued & ~active;
 	if (error && ap->ap_sactive == 0)
 		done = 0;
