@@ -558,9 +558,10 @@ report:
 int ahci_attach(struct ahci_softc *sc)
 {
 	bool up[AHCI_MAX_PORTS] = { false };
+	char ver[16];
 	u32 vs, pi;
 	unsigned i, ready = 0;
-	int ret;
+	int ret, n;
 
 	snprintf(sc->sc_name, sizeof(sc->sc_name), "ahci%u", sc->sc_unit);
 
@@ -589,8 +590,11 @@ int ahci_attach(struct ahci_softc *sc)
 	sc->sc_ncq = (sc->sc_cap & AHCI_REG_CAP_SNCQ) && ahci_param_ncq &&
 		     !(sc->sc_quirks & AHCI_Q_NONCQ);
 	ahci_write(sc, AHCI_REG_IS, ahci_read(sc, AHCI_REG_IS));
-	pr_info("%s: AHCI %x.%x, %u slots, ports %08x%s%s\n", sc->sc_name, vs >> 16,
-		(vs >> 8 & 0xf0) | (vs & 0xf), sc->sc_ncs, sc->sc_pi,
+	/* VS (3.1.5): 00010301h is 1.3.1, 00010000h is 1.0. */
+	n = snprintf(ver, sizeof(ver), "%x.%x", vs >> 16, (vs >> 8) & 0xff);
+	if (vs & 0xff)
+		snprintf(ver + n, sizeof(ver) - (size_t)n, ".%x", vs & 0xff);
+	pr_info("%s: AHCI %s, %u slots, ports %08x%s%s\n", sc->sc_name, ver, sc->sc_ncs, sc->sc_pi,
 		sc->sc_dma64 ? ", 64-bit" : "", sc->sc_ncq ? ", NCQ" : "");
 
 	for (i = 0; i < AHCI_MAX_PORTS; i++) {

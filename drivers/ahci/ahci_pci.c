@@ -5,12 +5,8 @@
  * bus mastering, pick MSI when the function offers it and INTx (a shared,
  * level-triggered line) otherwise, and hand over to the bus-independent
  * core (ahci.c): ahci_attach, then the interrupt handler, then
- * ahci_start.
- *
- * The interrupt-routing calls of drivers/pci/pci.h (pci_enable_msi,
- * pci_intx_irq) are referenced weakly: until the kernel provides them the
- * driver uses the firmware's Interrupt Line through the 8259, which is
- * how SeaBIOS routes PCI INTx on both QEMU machines.
+ * ahci_start.  If the HBA cannot be brought up, MSI is turned off again
+ * and the function is left unbound.
  */
 #include "drivers/ahci/ahcivar.h"
 #include "drivers/pci/pci.h"
@@ -19,13 +15,10 @@
 #include "kernel/init.h"
 #include "kernel/mm/slab.h"
 #include "kernel/mm/vmap.h"
+#include "kernel/param.h"
 #include "kernel/printk.h"
 
-int pci_enable_msi(struct pci_dev *dev) __attribute__((weak));
-int pci_intx_irq(struct pci_dev *dev) __attribute__((weak));
-
 #define PCI_VENDOR_INTEL	0x8086
-#define PCI_VENDOR_JMICRON	0x197b
 
 /* Known chipset needs (HARDWARE.md 3), matched before the class entry. */
 static const struct pci_device_id ahci_pci_ids[] = {
@@ -42,6 +35,9 @@ static const struct pci_device_id ahci_pci_ids[] = {
 
 static unsigned ahci_pci_units;
 
+static bool ahci_param_msi = true;
+PARAM_BOOL("ahci.msi", ahci_param_msi, "use MSI when the HBA offers it (0: the shared INTx line)");
+
 /*
  * Intel ICH/PCH: a port is only usable when its enable bit in PCS (PCI
  * config 0x92, bits 5:0) is set; firmware may leave them clear in AHCI
@@ -55,25 +51,17 @@ static void ahci_pci_intel_pcs(struct pci_dev *dev, u32 pi)
 		pci_write16(dev, AHCI_PCI_INTEL_PCS, (u16)(pcs | (pi & 0x3f)));
 }
 
-/* MSI if offered and available, else the INTx line.  Returns the IRQ or -errno. */
+/* MSI when the function offers it, else its INTx line.  The IRQ or -errno. */
 static int ahci_pci_irq(struct pci_dev *dev)
 {
 	int irq;
 
-	if (dev->pd_msi_cap && pci_enable_msi) {
+	if (dev->pd_msi_cap && ahci_param_msi) {
 		irq = pci_enable_msi(dev);
 		if (irq >= 0)
 			return irq;
 	}
-	if (pci_intx_irq) {
-		irq = pci_intx_irq(dev);
-		if (irq >= 0)
-			return irq;
-	}
-	if (!dev->pd_irq_pin || dev->pd_irq_line == PCI_INTERRUPT_LINE_NONE ||
-	    dev->pd_irq_line >= 16)
-		return -ENXIO;
-	return dev->pd_irq_line;
+	return pci_intx_irq(dev);
 }
 
 static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
@@ -108,19 +96,19 @@ static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 
 	irq = ahci_pci_irq(dev);
 	if (irq < 0) {
-		pr_err("ahci%u: no interrupt line\n", sc->sc_unit);
+		pr_err("ahci%u: no interrupt (%d)\n", sc->sc_unit, irq);
 		ret = irq;
 		goto unmap;
 	}
 	ret = ahci_attach(sc);
 	if (ret)
-		goto unmap;			/* error already printed */
+		goto no_msi;			/* error already printed */
 	if (!dev->pd_msi_on)
 		pci_set_command(dev, 0, PCI_COMMAND_INTX_DISABLE);
 	ret = request_irq((unsigned)irq, ahci_intr, sc, sc->sc_name);
 	if (ret) {
 		pr_err("%s: cannot get IRQ %d (%d)\n", sc->sc_name, irq, ret);
-		goto unmap;
+		goto no_msi;
 	}
 	sc->sc_irq = irq;
 	dev->pd_irq = irq;
@@ -128,6 +116,9 @@ static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	ahci_pci_units++;
 	return ahci_start(sc);
 
+no_msi:
+	if (dev->pd_msi_on)
+		pci_disable_msi(dev);
 unmap:
 	iounmap((void *)sc->sc_regs);
 free_sc:

@@ -150,7 +150,6 @@ struct ahci_port {
 #define AHCI_Q_NONCQ		0x0001	/* NCQ broken */
 #define AHCI_Q_NO64		0x0002	/* CAP.S64A lies */
 #define AHCI_Q_INTEL_PCS	0x0004	/* enable ports in PCS (config 0x92) */
-#define AHCI_Q_JMB_AHCI		0x0008	/* JMicron: switch AHCI mode on (config 0x40) */
 
 struct ahci_softc {
 	volatile u8		*sc_regs;	/* [I] ABAR, mapped */
