@@ -15,13 +15,13 @@
  *   4. stop again and let the device quiesce: PxSACT and PxCI must drain,
  *      else COMRESET; after an NCQ error always COMRESET (QEMU keeps
  *      running queued commands that a real HBA drops at ST=0);
- *   5. fail the failing request with -EIO (its sector is logged), give
- *      every innocent one back to the block layer (requeued at the head,
- *      in order), restart, unmask, run the queue.
+ *   5. restart, check with IDENTIFY that the same disk answers, fail the
+ *      failing request with -EIO (its sector is logged), give every
+ *      innocent one back to the block layer (requeued at the head, in
+ *      order), unmask, run the queue.
  * When the failing command cannot be named (no log, several non-queued
  * commands out), everything is requeued and the next ap_isolate commands
- * go out one at a time, non-queued, so that a repeat error names its
- * request.  A port that cannot be stopped, reset or started again gets
+ * go out one at a time, so that a repeat error names its request.  A port that cannot be stopped, reset or started again gets
  * the last resort, an HBA reset (every port reprogrammed, their commands
  * requeued), at most AHCI_EH_MAX_TRIES times in a row; after that it is
  * marked failed: its requests end with -EIO and the rest of the system
@@ -167,6 +167,39 @@ static int ahci_eh_read_log(struct ahci_port *ap, struct ata_ncq_err *ne)
 	}
 	memcpy(log, ap->ap_eh_buf, sizeof(log));	/* device data: copy, then parse */
 	return ata_ncq_log_parse(log, ne);
+}
+
+/*
+ * Step 5a: is it still the same disk?  IDENTIFY again (polled, port
+ * started) and compare what identifies it; a reset may have put another
+ * device -- or none -- on the link.  This also leaves the device with a
+ * clean error register: QEMU reports a non-queued command's error again
+ * on the next queued completions until a command succeeds.
+ */
+static int ahci_eh_revalidate(struct ahci_port *ap)
+{
+	u16 id[ATA_ID_WORDS];
+	struct ata_taskfile tf;
+	struct ata_id ai;
+	unsigned i;
+	int ret;
+
+	ata_identify(&tf, false);
+	ret = ahci_port_poll_cmd(ap, &tf, ATA_ID_WORDS * 2, AHCI_POLL_CMD_MS);
+	if (ret)
+		return ret;
+	for (i = 0; i < ATA_ID_WORDS; i++)
+		id[i] = (u16)(ap->ap_eh_buf[2 * i] | ap->ap_eh_buf[2 * i + 1] << 8);
+	ret = ata_id_parse(id, &ai);
+	if (ret)
+		return ret;
+	if (ai.ai_sectors != ap->ap_id.ai_sectors || strcmp(ai.ai_serial, ap->ap_id.ai_serial) ||
+	    strcmp(ai.ai_model, ap->ap_id.ai_model)) {
+		pr_err("%s: another device answers after the reset (%s, serial %s)\n",
+		       ap->ap_name, ai.ai_model, ai.ai_serial);
+		return -ENODEV;
+	}
+	return 0;
 }
 
 /*
@@ -359,6 +392,8 @@ void ahci_eh_work(struct work *w)
 		ret = ahci_eh_quiesce(ap, ncq && !reset);
 	if (!ret && !(force & AHCI_EH_FORCE_HBA))
 		ret = ahci_port_start(ap);
+	if (!ret && !(force & AHCI_EH_FORCE_HBA))
+		ret = ahci_eh_revalidate(ap);
 	if (ret && ap->ap_eh_tries < AHCI_EH_MAX_TRIES) {
 		ap->ap_eh_tries++;
 		reset = true;			/* the device was reset with the HBA */

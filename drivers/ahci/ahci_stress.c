@@ -18,9 +18,9 @@
  * all qd requests are out.
  *
  * Output, one line each, stable for the test scripts:
- *	AHCISTRESS eio op=read|write lba=L n=N err=E     a failed request
+ *	AHCISTRESS eio op=read|write|flush lba=L n=N err=E  a failed request
  *	AHCISTRESS bad lba=L                              a sector that did not verify
- *	AHCISTRESS write ios=N eio=E / read ios=N eio=E bad=B
+ *	AHCISTRESS write ios=N eio=E (the final flush included) / read ios=N eio=E bad=B
  *	AHCISTRESS stats maxtags=T highpages=H bounces=B requeues=R
  *	AHCISTRESS result=PASS|FAIL                       PASS: no error, no bad sector
  */
@@ -333,8 +333,12 @@ static int cmd_ahcistress(int argc, char **argv)
 	}
 	if (do_write) {
 		weio = ahci_stress_pass(&st, true);
-		if (ahci_stress_flush(&st))
-			printk("AHCISTRESS eio op=flush lba=0 n=0 err=-5\n");
+		ret = ahci_stress_flush(&st);
+		if (ret) {
+			printk("AHCISTRESS eio op=flush lba=0 n=0 err=%d\n", ret);
+			weio++;
+			ret = 0;
+		}
 		printk("AHCISTRESS write ios=%u eio=%u\n", st.st_nchunks, weio);
 	}
 	if (do_read) {

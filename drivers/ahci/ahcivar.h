@@ -112,7 +112,7 @@ struct ahci_port {
 	dma_addr_t		ap_cmd_list_dma; /* [I] */
 	struct ahci_rfis	*ap_rfis;	/* [I] 256-byte aligned */
 	dma_addr_t		ap_rfis_dma;	/* [I] */
-	void			*ap_dma_page;	/* [I] the page holding both */
+	void			*ap_dma_page;	/* [I] the page holding these four */
 
 	struct ahci_ccb		ap_ccbs[AHCI_PORT_CCBS];	/* [I] tables; fields [p] */
 	struct list_head	ap_ccb_free;	/* [p] */
@@ -131,7 +131,7 @@ struct ahci_port {
 
 	u32			ap_issued;	/* [p] slots we wrote to PxCI */
 	u32			ap_sactive;	/* [p] of those, NCQ (also in PxSACT) */
-	bool			ap_nonq_busy;	/* [p] a non-queued command is out */
+	bool			ap_nonq_busy;	/* [p] a command that goes alone is out */
 	u32			ap_isolate;	/* [p] issue this many next one at a time */
 
 	bool			ap_eh_active;	/* [p] recovery owns the port */

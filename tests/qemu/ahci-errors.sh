@@ -11,10 +11,12 @@ errcfg() {
 	local f=$1 ev=$2 io s
 	shift 2
 	io=${ev%_aio}
+	[ "$ev" = flush_to_disk ] && io=flush
 	: >"$f"
 	for s in "$@"; do
-		printf '[inject-error]\nevent = "%s"\niotype = "%s"\nerrno = "5"\nsector = "%s"\nonce = "off"\n\n' \
-			"$ev" "$io" "$s" >>"$f"
+		printf '[inject-error]\nevent = "%s"\niotype = "%s"\nerrno = "5"\n' "$ev" "$io" >>"$f"
+		[ "$s" = - ] || printf 'sector = "%s"\n' "$s" >>"$f"
+		printf 'once = "off"\n\n' >>"$f"
 	done
 }
 
@@ -41,8 +43,8 @@ PY
 	if [ "$res" = ok ]; then ok "$name"; else notok "$name" "$res"; fi
 }
 
-drive() {	# the blkdebug-backed disk on q35's AHCI port 0
-	echo "-drive if=none,id=bd0,file=blkdebug:$1:$2,format=raw,werror=report,rerror=report,cache=unsafe -device ide-hd,drive=bd0,bus=ide.0"
+drive() {	# drive CFG IMAGE [CACHE]: the blkdebug-backed disk on q35's AHCI port 0
+	echo "-drive if=none,id=bd0,file=blkdebug:$1:$2,format=raw,werror=report,rerror=report,cache=${3:-unsafe} -device ide-hd,drive=bd0,bus=ide.0"
 }
 
 # Reads: the whole region is written cleanly, then read back with errors.
@@ -89,3 +91,20 @@ eio_exact "ahci-errors/noncq-exactly-affected-fail" read 20000 40000 60001
 expect_out "ahci-errors/noncq-others-verify" 'AHCISTRESS read ios=[0-9]+ eio=3 bad=0$'
 expect_out "ahci-errors/noncq-disk-keeps-working" 'AHCISTRESS result=PASS'
 stamp_check "ahci-errors/noncq-host-verify" "$img" 9 0 32
+
+# A failing FLUSH CACHE EXT (the write cache is real here: cache=writeback)
+# reaches the flusher as -EIO; the writes before it and the I/O after it
+# are fine.
+img=$imgdir/flush.raw
+truncate -s 64M "$img"
+errcfg "$imgdir/flush.cfg" flush_to_disk -
+# shellcheck disable=SC2046
+boot ahci-errors-flush --machine q35 --timeout 120 \
+	--cmdline 'run="ahcistress sda mib=4 seed=17 qd=32 op=write; ahcistress sda mib=4 seed=17 qd=32 op=read"' \
+	-- $(drive "$imgdir/flush.cfg" "$img" writeback)
+expect_out "ahci-errors/flush-error-logged" 'sda: flush error -5 at sector 0'
+expect_out "ahci-errors/flush-error-to-flusher" 'AHCISTRESS eio op=flush lba=0 n=0 err=-5'
+expect_out "ahci-errors/flush-writes-fine" 'AHCISTRESS write ios=[0-9]+ eio=1$'
+expect_out "ahci-errors/flush-reads-back" 'AHCISTRESS read ios=[0-9]+ eio=0 bad=0$'
+expect_no_out "ahci-errors/flush-no-spurious-io-error" 'AHCISTRESS eio op=(read|write)'
+stamp_check "ahci-errors/flush-host-verify" "$img" 17 0 4
