@@ -238,14 +238,23 @@ int ahci_port_poll_cmd(struct ahci_port *ap, const struct ata_taskfile *tf, u32 
 	return 0;
 }
 
-/* Give back what ahci_port_alloc took. */
-static void ahci_port_free(struct ahci_port *ap)
+/* Give back the command tables of ahci_port_alloc_ccbs, all or some. */
+static void ahci_port_free_ccbs(struct ahci_port *ap)
 {
 	unsigned i;
 
-	for (i = 0; i < AHCI_PORT_CCBS; i++)
+	for (i = 0; i < AHCI_PORT_CCBS; i++) {
 		if (ap->ap_ccbs[i].ccb_table)
 			free_pages(ap->ap_ccbs[i].ccb_table, 0);
+		ap->ap_ccbs[i].ccb_table = NULL;
+	}
+	INIT_LIST_HEAD(&ap->ap_ccb_free);
+}
+
+/* Give back what ahci_port_alloc took. */
+static void ahci_port_free(struct ahci_port *ap)
+{
+	ahci_port_free_ccbs(ap);
 	if (ap->ap_dma_page)
 		free_pages(ap->ap_dma_page, 0);
 	kfree(ap);
@@ -253,15 +262,14 @@ static void ahci_port_free(struct ahci_port *ap)
 
 /*
  * The port's memory: one page cut into command list, received-FIS area,
- * recovery table and buffer, plus one page of command table per CCB.
- * Lowmem pages: physically below 896 MiB, so reachable with or without
- * CAP.S64A.  Returns the port or NULL.
+ * recovery table and buffer (the command tables come with a disk,
+ * ahci_port_alloc_ccbs).  Lowmem pages: physically below 896 MiB, so
+ * reachable with or without CAP.S64A.  Returns the port or NULL.
  */
 static struct ahci_port *ahci_port_alloc(struct ahci_softc *sc, unsigned num)
 {
 	struct ahci_port *ap = kzalloc(sizeof(*ap), GFP_KERNEL);
 	u8 *page;
-	unsigned i;
 
 	if (!ap)
 		return NULL;
@@ -286,6 +294,17 @@ static struct ahci_port *ahci_port_alloc(struct ahci_softc *sc, unsigned num)
 	ap->ap_eh_table_dma = __pa(ap->ap_eh_table);
 	ap->ap_eh_buf = page + AHCI_PAGE_EH_BUF;
 	ap->ap_eh_buf_dma = __pa(ap->ap_eh_buf);
+	return ap;
+
+free_port:
+	ahci_port_free(ap);
+	return NULL;
+}
+
+/* A command table page per CCB, for a port that has a disk.  0 or -ENOMEM. */
+static int ahci_port_alloc_ccbs(struct ahci_port *ap)
+{
+	unsigned i;
 
 	for (i = 0; i < AHCI_PORT_CCBS; i++) {
 		struct ahci_ccb *ccb = &ap->ap_ccbs[i];
@@ -293,15 +312,11 @@ static struct ahci_port *ahci_port_alloc(struct ahci_softc *sc, unsigned num)
 		ccb->ccb_port = ap;
 		ccb->ccb_table = get_zeroed_page(GFP_KERNEL);
 		if (!ccb->ccb_table)
-			goto free_port;
+			return -ENOMEM;		/* the caller frees what was got */
 		ccb->ccb_table_dma = __pa(ccb->ccb_table);
 		list_add_tail(&ccb->ccb_free, &ap->ap_ccb_free);
 	}
-	return ap;
-
-free_port:
-	ahci_port_free(ap);
-	return NULL;
+	return 0;
 }
 
 /*
@@ -630,8 +645,9 @@ int ahci_attach(struct ahci_softc *sc)
 			continue;
 		}
 		ahci_disk_index++;
-		if (ahci_port_setup_queue(ap)) {
-			pr_warn("%s: no request queue; skipped\n", ap->ap_name);
+		if (ahci_port_alloc_ccbs(ap) || ahci_port_setup_queue(ap)) {
+			pr_warn("%s: out of memory for the disk; skipped\n", ap->ap_name);
+			ahci_port_free_ccbs(ap);
 			ap->ap_state = AHCI_PORT_FAILED;
 			continue;
 		}
