@@ -304,8 +304,8 @@ int ahci_port_setup_queue(struct ahci_port *ap)
 	q->q_nr_sectors = ata_id_capacity512(ai);
 	blk_queue_logical_block_size(q, ai->ai_logical_size);
 	blk_queue_physical_block_size(q, ai->ai_physical_size);
-	blk_queue_max_hw_sectors(q, ATA_MAX_SECTORS_48 * ap->ap_lsect > 0xFFFFu * 8 ?
-				    0xFFFFu * 8 : ATA_MAX_SECTORS_48 * ap->ap_lsect);
+	/* A 48-bit command moves at most 65536 logical sectors. */
+	blk_queue_max_hw_sectors(q, ATA_MAX_SECTORS_48 * ap->ap_lsect);
 	blk_queue_max_sectors(q, AHCI_MAX_SECTORS);
 	blk_queue_max_segments(q, AHCI_TABLE_PRDS);
 	blk_queue_max_segment_size(q, AHCI_PRD_MAX_BYTES);
