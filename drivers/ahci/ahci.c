@@ -47,6 +47,8 @@ const char *const ahci_port_state_names[AHCI_PORT_NSTATES] = {
 #define AHCI_CAP_WO_MASK	(AHCI_REG_CAP_SMPS | AHCI_REG_CAP_SSS | AHCI_REG_CAP_SPM | \
 				 AHCI_REG_CAP_EMS | AHCI_REG_CAP_SXS)
 
+#define AHCI_TFD_NO_DEVICE	0x7f	/* PxTFD status with nothing attached */
+
 /* Where the per-port DMA page is cut up: each offset meets its alignment. */
 #define AHCI_PAGE_CMD_LIST	0	/* 1 KiB aligned (4.2.2) */
 #define AHCI_PAGE_RFIS		1024	/* 256-byte aligned (4.2.1) */
@@ -408,6 +410,11 @@ static int ahci_port_probe(struct ahci_port *ap)
 	unsigned i;
 	int ret;
 
+	/* 7Fh: a link but no device behind it (HARDWARE.md 5). */
+	if ((ahci_pread(ap, AHCI_PREG_TFD) & AHCI_PREG_TFD_STS_MASK) == AHCI_TFD_NO_DEVICE) {
+		ap->ap_state = AHCI_PORT_EMPTY;
+		return 0;
+	}
 	ret = ahci_port_wait_ready(ap, AHCI_BSY_MS);
 	tfd = ahci_pread(ap, AHCI_PREG_TFD);
 	if (ret) {
