@@ -8,13 +8,21 @@
  *
  *	bench DEV [WORKLOAD...]     e.g. bench nullb0 randread:qd=32:secs=5
  *
+ * DEV is what the registry knows ("sda", "sda2", "8:1", "PARTUUID=..."),
+ * opened for writing only when a workload writes, and I/O goes through
+ * submit_bio() with its partition remap; failing that, a queue by name
+ * (a queue the registry does not know, such as a self-test's).
+ *
  * Differences from the peer, by necessity: the QD>1 engine is the block
  * layer itself ("engine=blk-async" instead of linux-aio); times come from
  * the TSC clock; numbers are formatted in fixed point.
  */
 #include "block/bench.h"
+#include "block/bdev.h"
+#include "block/genhd.h"
 #include "block/blkdev.h"
 #include "block/elevator.h"
+#include "kernel/console.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
@@ -46,6 +54,8 @@ struct bench_result {
 };
 
 struct bench_ctx {
+	struct block_device	*c_bdev;	/* NULL: a bare queue */
+	fmode_t			c_mode;
 	struct request_queue	*c_q;
 	u64			c_devsize;	/* bytes */
 	u32			c_npages;	/* pages per slot */
@@ -54,6 +64,17 @@ struct bench_ctx {
 	struct bench_result	c_res[BENCH_MAX_RESULTS];
 	u32			c_nres;
 };
+
+/* Through the device (and its partition remap) when there is one. */
+static void bench_send(struct bench_ctx *c, struct bio *bio)
+{
+	if (c->c_bdev) {
+		bio->bi_bdev = c->c_bdev;
+		submit_bio(bio);
+	} else {
+		blk_queue_submit_bio(c->c_q, bio);
+	}
+}
 
 static void bench_endio(struct bio *bio, int error)
 {
@@ -82,10 +103,15 @@ static void bench_submit(struct bench_ctx *c, struct bench_slot *s, u32 bs, u64 
 	s->s_busy = true;
 	s->s_error = 0;
 	s->s_off = off;
-	blk_queue_submit_bio(c->c_q, bio);
+	bench_send(c, bio);
 }
 
-/* Wait (bounded by the queue's timeouts) until slot s is idle. */
+/*
+ * Wait until slot s is idle.  The bound is the queue's: a request-based
+ * queue ends every request within its timeout and retries (then -EIO),
+ * and the memory disks end bios before submission returns; giving up
+ * earlier here would leave the bio writing into a freed buffer.
+ */
 static int bench_wait(struct bench_slot *s)
 {
 	while (s->s_busy)
@@ -109,7 +135,7 @@ static int bench_flush(struct bench_ctx *c)
 	bio->bi_private = s;
 	bio->bi_end_io = bench_endio;
 	s->s_busy = true;
-	blk_queue_submit_bio(c->c_q, bio);
+	bench_send(c, bio);
 	return bench_wait(s);
 }
 
@@ -136,7 +162,7 @@ static bool range_ok(struct bench_ctx *c, const struct bench_work *w, u64 len)
 {
 	if (w->bw_off + len > c->c_devsize || !w->bw_bs || (w->bw_bs & 511) || (w->bw_off & 511) ||
 	    w->bw_bs > BENCH_MAX_BS) {
-		printk("BENCH error %s bad-range off=%llu len=%llu bs=%llu devsize=%llu\n",
+		kprintf("BENCH error %s bad-range off=%llu len=%llu bs=%llu devsize=%llu\n",
 		       w->bw_name, (unsigned long long)w->bw_off, (unsigned long long)len,
 		       (unsigned long long)w->bw_bs, (unsigned long long)c->c_devsize);
 		return false;
@@ -162,7 +188,7 @@ static void run_seq(struct bench_ctx *c, const struct bench_work *w, bool wr)
 	for (o = w->bw_off; o + bs <= w->bw_off + w->bw_bytes; o += bs) {
 		err = bench_rw(c, (u32)bs, o, wr ? REQ_WRITE : 0);
 		if (err) {
-			printk("BENCH error %s at=%llu err=%d\n", w->bw_name, (unsigned long long)o, err);
+			kprintf("BENCH error %s at=%llu err=%d\n", w->bw_name, (unsigned long long)o, err);
 			break;
 		}
 		done += bs;
@@ -174,7 +200,7 @@ static void run_seq(struct bench_ctx *c, const struct bench_work *w, bool wr)
 		u64 ts = ktime_ns();
 
 		if (bench_flush(c))
-			printk("BENCH warn flush failed\n");
+			kprintf("BENCH warn flush failed\n");
 		tf = ktime_ns() - ts;
 	}
 	t = ktime_ns() - t0;
@@ -182,7 +208,7 @@ static void run_seq(struct bench_ctx *c, const struct bench_work *w, bool wr)
 	fixed(mibps, sizeof(mibps), done * (NSEC_PER_SEC / 1000), (t / 1000) << 20, 1);
 	fixed(iops, sizeof(iops), n * NSEC_PER_SEC, t, 0);
 	fixed(fsecs, sizeof(fsecs), tf, NSEC_PER_SEC, 3);
-	printk("BENCH %s bs=%s MiB=%llu ios=%llu secs=%s MiBps=%s iops=%s%s%s\n", w->bw_name,
+	kprintf("BENCH %s bs=%s MiB=%llu ios=%llu secs=%s MiBps=%s iops=%s%s%s\n", w->bw_name,
 	       bench_fmt_size(bs, b1, sizeof(b1)), (unsigned long long)(done >> 20),
 	       (unsigned long long)n, secs, mibps, iops, wr ? " flush_secs=" : "", wr ? fsecs : "");
 	bench_record(c, w, n, t);
@@ -216,7 +242,7 @@ static void run_rand_qd1(struct bench_ctx *c, const struct bench_work *w, bool w
 		err = bench_rw(c, (u32)w->bw_bs, o, wr ? REQ_WRITE : 0);
 		t = ktime_ns();
 		if (err) {
-			printk("BENCH error %s at=%llu err=%d\n", w->bw_name, (unsigned long long)o, err);
+			kprintf("BENCH error %s at=%llu err=%d\n", w->bw_name, (unsigned long long)o, err);
 			break;
 		}
 		if (lat && kept < cap)
@@ -235,7 +261,7 @@ static void run_rand_qd1(struct bench_ctx *c, const struct bench_work *w, bool w
 	fixed(p50, sizeof(p50), kept ? lat[kept / 2] : 0, NSEC_PER_USEC, 1);
 	fixed(p99, sizeof(p99), kept ? lat[(u32)((u64)kept * 99 / 100)] : 0, NSEC_PER_USEC, 1);
 	fixed(mx, sizeof(mx), kept ? lat[kept - 1] : 0, NSEC_PER_USEC, 1);
-	printk("BENCH %s qd=1 bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s lat_us_avg=%s p50=%s p99=%s max=%s\n",
+	kprintf("BENCH %s qd=1 bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s lat_us_avg=%s p50=%s p99=%s max=%s\n",
 	       w->bw_name, bench_fmt_size(w->bw_bs, b1, sizeof(b1)), (unsigned long long)(span >> 20),
 	       (unsigned long long)n, secs, iops, mibps, avg, p50, p99, mx);
 	bench_record(c, w, n, el);
@@ -248,7 +274,7 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 	char b1[24], secs[24], iops[24], mibps[24];
 	u64 span = span_of(c, w), nblk = span / w->bw_bs, issued = 0, done = 0, t0, el;
 	u32 qd = min((u32)w->bw_qd, c->c_nslots), i;
-	bool stop = false, err = false, busy;
+	bool stop = false, err = false, busy, progress;
 	struct bench_rng rng;
 
 	if (!nblk || !range_ok(c, w, nblk * w->bw_bs))
@@ -260,7 +286,7 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 			     wr ? REQ_WRITE : 0);
 	blk_unplug(c->c_q);
 	do {
-		busy = false;
+		busy = progress = false;
 		for (i = 0; i < qd; i++) {
 			struct bench_slot *s = &c->c_slots[i];
 
@@ -270,8 +296,9 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 			}
 			if (s->s_off == ~0ULL)
 				continue;		/* retired */
+			progress = true;
 			if (s->s_error && !err) {
-				printk("BENCH error %s err=%d at=%llu\n", w->bw_name, s->s_error,
+				kprintf("BENCH error %s err=%d at=%llu\n", w->bw_name, s->s_error,
 				       (unsigned long long)s->s_off);
 				err = stop = true;
 			} else if (!s->s_error) {
@@ -287,16 +314,16 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 				busy = true;
 			}
 		}
-		if (busy) {
+		if (busy)
 			blk_unplug(c->c_q);
-			cpu_idle_once();
-		}
+		if (busy && !progress)
+			cpu_idle_once();	/* nothing ended: wait for an interrupt */
 	} while (busy);
 	el = ktime_ns() - t0;
 	fixed(secs, sizeof(secs), el, NSEC_PER_SEC, 3);
 	fixed(iops, sizeof(iops), done * NSEC_PER_SEC, el, 0);
 	fixed(mibps, sizeof(mibps), done * w->bw_bs * (NSEC_PER_SEC / 1000), (el / 1000) << 20, 2);
-	printk("BENCH %s qd=%d bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s engine=blk-async%s\n",
+	kprintf("BENCH %s qd=%d bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s engine=blk-async%s\n",
 	       w->bw_name, w->bw_qd, bench_fmt_size(w->bw_bs, b1, sizeof(b1)),
 	       (unsigned long long)(span >> 20), (unsigned long long)done, secs, iops, mibps,
 	       err ? " ERROR" : "");
@@ -344,13 +371,13 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 			pattern(c, o, (u32)bs, w->bw_seed, false, NULL, NULL, NULL);
 			err = bench_rw(c, (u32)bs, o, REQ_WRITE);
 			if (err) {
-				printk("BENCH error %s write at=%llu err=%d\n", w->bw_name,
+				kprintf("BENCH error %s write at=%llu err=%d\n", w->bw_name,
 				       (unsigned long long)o, err);
 				return;
 			}
 		}
 		if (bench_flush(c))
-			printk("BENCH warn flush failed\n");
+			kprintf("BENCH warn flush failed\n");
 		tw = ktime_ns() - t0;
 	}
 	if (do_read) {
@@ -362,7 +389,7 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 				zero_page_range(c->c_slots[0].s_pages[i], 0, PAGE_SIZE);
 			err = bench_rw(c, (u32)bs, o, 0);
 			if (err) {
-				printk("BENCH error %s read at=%llu err=%d\n", w->bw_name,
+				kprintf("BENCH error %s read at=%llu err=%d\n", w->bw_name,
 				       (unsigned long long)o, err);
 				return;
 			}
@@ -383,14 +410,14 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 	fixed(ws, sizeof(ws), tw, NSEC_PER_SEC, 3);
 	fixed(rs, sizeof(rs), tr, NSEC_PER_SEC, 3);
 	if (do_read && bad)
-		printk("BENCH %s bs=%s MiB=%llu seed=%llu sectors=%llu bad=%llu first_bad_lba=%llu got_lba=%llu got_seed=%llu write_secs=%s read_secs=%s result=FAIL\n",
+		kprintf("BENCH %s bs=%s MiB=%llu seed=%llu sectors=%llu bad=%llu first_bad_lba=%llu got_lba=%llu got_seed=%llu write_secs=%s read_secs=%s result=FAIL\n",
 		       w->bw_name, bench_fmt_size(bs, b1, sizeof(b1)),
 		       (unsigned long long)(w->bw_bytes >> 20), (unsigned long long)w->bw_seed,
 		       (unsigned long long)(w->bw_bytes / SECTOR_SIZE), (unsigned long long)bad,
 		       (unsigned long long)first_bad, (unsigned long long)got0,
 		       (unsigned long long)got1, ws, rs);
 	else
-		printk("BENCH %s bs=%s MiB=%llu seed=%llu sectors=%llu bad=0 write_secs=%s read_secs=%s result=%s\n",
+		kprintf("BENCH %s bs=%s MiB=%llu seed=%llu sectors=%llu bad=0 write_secs=%s read_secs=%s result=%s\n",
 		       w->bw_name, bench_fmt_size(bs, b1, sizeof(b1)),
 		       (unsigned long long)(w->bw_bytes >> 20), (unsigned long long)w->bw_seed,
 		       (unsigned long long)(w->bw_bytes / SECTOR_SIZE), ws, rs,
@@ -399,7 +426,7 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 
 static void bench_warn(const char *key, void *arg)
 {
-	printk("BENCH warn unknown-key %s\n", key);
+	kprintf("BENCH warn unknown-key %s\n", key);
 }
 
 static void bench_print_info(struct bench_ctx *c, const char *dev)
@@ -409,7 +436,7 @@ static void bench_print_info(struct bench_ctx *c, const char *dev)
 
 	if (q->q_tags)
 		snprintf(depth, sizeof(depth), "%u", q->q_tags->bqt_depth);
-	printk("BENCH info dev=%s size_MiB=%llu driver=%s xfer_mode=none queue_depth=%s sched=%s max_sectors_kb=%u max_hw_sectors_kb=%u max_segments=%u nr_requests=%u\n",
+	kprintf("BENCH info dev=%s size_MiB=%llu driver=%s xfer_mode=none queue_depth=%s sched=%s max_sectors_kb=%u max_hw_sectors_kb=%u max_segments=%u nr_requests=%u\n",
 	       dev, (unsigned long long)(c->c_devsize >> 20),
 	       q->q_request_fn ? "request_fn" : "make_request", depth,
 	       q->q_elevator ? q->q_elevator->e_type->et_name : "none",
@@ -422,14 +449,14 @@ static void bench_table(struct bench_ctx *c)
 	char mibps[24], iops[24], secs[24];
 	u32 i;
 
-	printk("%-10s %4s %10s %9s %10s %10s\n", "workload", "qd", "ios", "secs", "MiB/s", "IOPS");
+	kprintf("%-10s %4s %10s %9s %10s %10s\n", "workload", "qd", "ios", "secs", "MiB/s", "IOPS");
 	for (i = 0; i < c->c_nres; i++) {
 		struct bench_result *r = &c->c_res[i];
 
 		fixed(secs, sizeof(secs), r->r_ns, NSEC_PER_SEC, 3);
 		fixed(mibps, sizeof(mibps), r->r_bytes * (NSEC_PER_SEC / 1000), (r->r_ns / 1000) << 20, 1);
 		fixed(iops, sizeof(iops), r->r_ios * NSEC_PER_SEC, r->r_ns, 0);
-		printk("%-10s %4u %10llu %9s %10s %10s\n", r->r_name, r->r_qd,
+		kprintf("%-10s %4u %10llu %9s %10s %10s\n", r->r_name, r->r_qd,
 		       (unsigned long long)r->r_ios, secs, mibps, iops);
 	}
 }
@@ -456,7 +483,7 @@ static void bench_run_one(struct bench_ctx *c, char *spec)
 	else if (!strcmp(w.bw_name, "check"))
 		run_verify(c, &w, false, true);
 	else
-		printk("BENCH warn unknown workload %s\n", w.bw_name);
+		kprintf("BENCH warn unknown workload %s\n", w.bw_name);
 }
 
 static void bench_free_slots(struct bench_ctx *c)
@@ -495,6 +522,53 @@ fail:
 	return -ENOMEM;
 }
 
+/* Does any of the n workload arguments (NULL: the defaults) write? */
+static bool bench_writes(char **args, int n)
+{
+	static const char *const writers[] = { "seqwrite", "randwrite", "verify", "fill" };
+	const char *a, *p;
+	unsigned k;
+	int i;
+
+	for (i = 0; args && i < n; i++)
+		for (a = args[i]; a; a = (p = strchr(a, ',')) ? p + 1 : NULL)
+			for (k = 0; k < ARRAY_SIZE(writers); k++)
+				if (str_starts(a, writers[k]))
+					return true;
+	return false;
+}
+
+/*
+ * Find and open the device: the registry first, then a bare queue.
+ * Return: 0, or -ECANCELED after saying why.
+ */
+static int bench_open(struct bench_ctx *c, const char *dev, char **args, int n)
+{
+	int err;
+
+	c->c_bdev = bdev_lookup(dev);
+	if (c->c_bdev) {
+		c->c_mode = FMODE_READ | (bench_writes(args, n) ? FMODE_WRITE : 0);
+		err = bdev_open(c->c_bdev, c->c_mode, NULL);
+		if (err) {
+			kprintf("bench: %s: %s\n", dev, errstr(err));
+			bdev_put(c->c_bdev);
+			c->c_bdev = NULL;
+			return -ECANCELED;
+		}
+		c->c_q = bdev_get_queue(c->c_bdev);
+		c->c_devsize = bdev_nr_sects(c->c_bdev) << SECTOR_SHIFT;
+		return 0;
+	}
+	c->c_q = blk_queue_find(dev);
+	if (!c->c_q || !c->c_q->q_nr_sectors) {
+		kprintf("bench: no device %s\n", dev);
+		return -ECANCELED;
+	}
+	c->c_devsize = c->c_q->q_nr_sectors << SECTOR_SHIFT;
+	return 0;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
 	struct bench_ctx *c;
@@ -509,14 +583,10 @@ static int cmd_bench(int argc, char **argv)
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
-	c->c_q = blk_queue_find(argv[1]);
-	if (!c->c_q || !c->c_q->q_nr_sectors) {
-		printk("bench: no device %s\n", argv[1]);
-		err = -ECANCELED;
-		goto free_ctx;
-	}
-	c->c_devsize = c->c_q->q_nr_sectors << SECTOR_SHIFT;
 	n = argc > 2 ? argc - 2 : (int)ARRAY_SIZE(bench_defaults);
+	err = bench_open(c, argv[1], argc > 2 ? argv + 2 : NULL, n);
+	if (err)
+		goto free_ctx;
 	/* Size the buffers for the deepest and largest workload. */
 	for (i = 0; i < n; i++) {
 		str_copy(spec, argc > 2 ? argv[i + 2] : bench_defaults[i], sizeof(spec));
@@ -532,9 +602,9 @@ static int cmd_bench(int argc, char **argv)
 		}
 	}
 	if (bench_alloc_slots(c, qd, bs)) {
-		printk("bench: no memory for %u buffers of %u bytes\n", qd, bs);
+		kprintf("bench: no memory for %u buffers of %u bytes\n", qd, bs);
 		err = -ECANCELED;
-		goto free_ctx;
+		goto close_dev;
 	}
 	bench_print_info(c, argv[1]);
 	for (i = 0; i < n && !shell_interrupted(); i++) {
@@ -549,6 +619,11 @@ static int cmd_bench(int argc, char **argv)
 	}
 	bench_table(c);
 	bench_free_slots(c);
+close_dev:
+	if (c->c_bdev) {
+		bdev_close(c->c_bdev, c->c_mode, NULL);
+		bdev_put(c->c_bdev);
+	}
 free_ctx:
 	kfree(c);
 	return err;
