@@ -1,6 +1,8 @@
 /*
  * ahcistress: a tagged-queueing data-integrity workload for the AHCI
- * tests (tests/qemu/ahci-*.sh), run from the shell on any request queue.
+ * tests (tests/qemu/ahci-*.sh), run from the shell on any block device
+ * (opened through the registry, so writes need writable=) or, failing
+ * that, any request queue by name.
  *
  *	ahcistress DEV [mib=N] [off=MiB] [seed=N] [qd=N] [max=SECTORS]
  *	           [op=both|write|read] [high=1] [reset=DISK:port|hba [at=N]]
@@ -24,6 +26,7 @@
  *	AHCISTRESS stats maxtags=T highpages=H bounces=B requeues=R
  *	AHCISTRESS result=PASS|FAIL                       PASS: no error, no bad sector
  */
+#include "block/bdev.h"
 #include "block/bench.h"
 #include "block/blkdev.h"
 #include "kernel/completion.h"
@@ -55,6 +58,7 @@ struct ahci_stress_slot {
 
 struct ahci_stress {
 	struct request_queue	*st_q;
+	struct block_device	*st_bdev;	/* NULL: a bare queue, no registry */
 	struct ahci_stress_chunk *st_chunks;
 	u32			st_nchunks;
 	struct ahci_stress_slot	*st_slots;
@@ -100,6 +104,17 @@ static void ahci_stress_pattern(struct ahci_stress *st, struct ahci_stress_slot 
 	}
 }
 
+/* Through the registry (partition bounds, writable=) when the name is known there. */
+static void ahci_stress_send(struct ahci_stress *st, struct bio *bio)
+{
+	if (st->st_bdev) {
+		bio->bi_bdev = st->st_bdev;
+		submit_bio(bio);
+	} else {
+		blk_queue_submit_bio(st->st_q, bio);
+	}
+}
+
 static void ahci_stress_submit(struct ahci_stress *st, struct ahci_stress_slot *s, bool write)
 {
 	u32 bytes = s->ss_chunk->sc_n * SECTOR_SIZE, i, len;
@@ -117,7 +132,7 @@ static void ahci_stress_submit(struct ahci_stress *st, struct ahci_stress_slot *
 	bio->bi_end_io = ahci_stress_endio;
 	s->ss_busy = true;
 	s->ss_error = 0;
-	blk_queue_submit_bio(st->st_q, bio);
+	ahci_stress_send(st, bio);
 	st->st_submitted++;
 	if (st->st_q->q_tags && st->st_q->q_tags->bqt_busy > st->st_maxtags)
 		st->st_maxtags = st->st_q->q_tags->bqt_busy;
@@ -246,7 +261,7 @@ static int ahci_stress_flush(struct ahci_stress *st)
 	bio->bi_end_io = ahci_stress_endio;
 	s->ss_busy = true;
 	s->ss_error = 0;
-	blk_queue_submit_bio(st->st_q, bio);
+	ahci_stress_send(st, bio);
 	while (s->ss_busy)
 		cpu_idle_once();
 	return s->ss_error;
@@ -267,10 +282,12 @@ static int cmd_ahcistress(int argc, char **argv)
 	const char *reset = NULL;
 	bool do_write = true, do_read = true;
 	struct ahci_stress st = { 0 };
-	struct list_head spare;
+	struct list_head spare = LIST_HEAD_INIT(spare);
 	struct bench_rng r;
 	struct page *pg, *tmp;
 	u32 weio = 0, reio = 0, i, j;
+	fmode_t mode = 0;
+	bool opened = false;
 	int ret = 0, a;
 
 	if (argc < 2)
@@ -293,19 +310,33 @@ static int cmd_ahcistress(int argc, char **argv)
 			 ahci_stress_arg(argv[a], "at", &at))
 			return -EINVAL;
 	}
-	st.st_q = blk_queue_find(argv[1]);
+	st.st_bdev = bdev_lookup(argv[1]);
+	if (st.st_bdev) {
+		mode = FMODE_READ | (do_write ? FMODE_WRITE : 0);
+		ret = bdev_open(st.st_bdev, mode, NULL);
+		if (ret) {
+			bdev_put(st.st_bdev);
+			return ret;	/* the shell says why: "read-only file system" */
+		}
+		opened = true;
+		st.st_q = bdev_get_queue(st.st_bdev);
+	} else {
+		st.st_q = blk_queue_find(argv[1]);
+	}
 	if (!st.st_q) {
 		printk("ahcistress: no device %s\n", argv[1]);
-		return -ECANCELED;
+		ret = -ECANCELED;
+		goto out;
 	}
 	lbs = st.st_q->q_limits.lim_logical_block_size >> SECTOR_SHIFT;
 	if (!qd || qd > AHCI_STRESS_MAX_QD || !max || max > AHCI_STRESS_MAX_SECT || max < lbs ||
-	    !mib)
-		return -EINVAL;
+	    !mib) {
+		ret = -EINVAL;
+		goto out;
+	}
 	st.st_qd = (u32)qd;
 	st.st_seed = seed;
 	bench_rng_seed(&r, seed);
-	INIT_LIST_HEAD(&spare);
 	ret = ahci_stress_plan(&st, off << (20 - SECTOR_SHIFT), mib << (20 - SECTOR_SHIFT),
 			       (u32)max, (u32)lbs, &r);
 	if (ret)
@@ -365,6 +396,10 @@ out:
 		__free_page(pg);
 	}
 	ahci_stress_free(&st);
+	if (opened)
+		bdev_close(st.st_bdev, mode, NULL);
+	if (st.st_bdev)
+		bdev_put(st.st_bdev);
 	return ret;
 }
 SHELL_COMMAND("ahcistress", cmd_ahcistress,

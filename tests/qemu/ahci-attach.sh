@@ -58,12 +58,18 @@ lsblk_matches ahci-attach/pc "$imgdir/d7.raw" "$imgdir/d4.raw"
 
 # INTx instead of MSI: the shared, level-triggered line carries the I/O.
 boot ahci-attach-intx --machine q35 --timeout 60 --disk "$imgdir/d2.raw" \
-	--cmdline 'ahci.msi=0 run="lspci; ahcistress sda mib=8 seed=21 qd=32; irqs"'
+	--cmdline 'writable=all ahci.msi=0 run="lspci; ahcistress sda mib=8 seed=21 qd=32; irqs"'
 expect_rc "ahci-attach/intx-run" 0
 expect_out "ahci-attach/intx-bound" '^00:1f\.2 8086:2922 0106\.01 SATA controller \(AHCI\) +irq [0-9]+  ahci'
 expect_out "ahci-attach/intx-io-verifies" 'AHCISTRESS result=PASS'
 expect_out "ahci-attach/intx-line-used" '^ *[0-9]+ +ioapic +[1-9][0-9]* +ahci0'
 stamp_check "ahci-attach/intx-host-verify" "$imgdir/d2.raw" 21 0 8
+
+# Without writable= the disk is read-only to the tools as to everyone.
+boot ahci-attach-ro --machine q35 --timeout 60 --disk "$imgdir/d2.raw" \
+	--cmdline 'run="ahcistress sda mib=1 op=write"'
+expect_rc "ahci-attach/ro-write-refused" 1
+expect_out "ahci-attach/ro-said" '^ahcistress: read-only file system'
 
 # The CD-ROM takes the port after the disk; it must cost no waiting.  (Given
 # by hand: run-qemu --cdrom asks for bootindex 0, which -kernel has taken.)

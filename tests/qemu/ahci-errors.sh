@@ -53,7 +53,7 @@ truncate -s 64M "$img"
 errcfg "$imgdir/read.cfg" read_aio 20000 40000 60001
 # shellcheck disable=SC2046
 boot ahci-errors-read --machine q35 --timeout 120 \
-	--cmdline 'run="ahcistress sda mib=32 seed=5 qd=32; ahcistress sda mib=8 off=40 seed=6 qd=32"' \
+	--cmdline 'writable=all run="ahcistress sda mib=32 seed=5 qd=32; ahcistress sda mib=8 off=40 seed=6 qd=32"' \
 	-- $(drive "$imgdir/read.cfg" "$img")
 expect_out "ahci-errors/read-logged-with-sector" 'sda: read error -5 at sector [0-9]+'
 eio_exact "ahci-errors/read-exactly-affected-fail" read 20000 40000 60001
@@ -69,7 +69,7 @@ truncate -s 64M "$img"
 errcfg "$imgdir/write.cfg" write_aio 30000 50000
 # shellcheck disable=SC2046
 boot ahci-errors-write --machine q35 --timeout 120 \
-	--cmdline 'run="ahcistress sda mib=32 seed=7 qd=32 op=write; ahcistress sda mib=8 off=40 seed=8 qd=32"' \
+	--cmdline 'writable=all run="ahcistress sda mib=32 seed=7 qd=32 op=write; ahcistress sda mib=8 off=40 seed=8 qd=32"' \
 	-- $(drive "$imgdir/write.cfg" "$img")
 expect_out "ahci-errors/write-logged-with-sector" 'sda: write error -5 at sector [0-9]+'
 eio_exact "ahci-errors/write-exactly-affected-fail" write 30000 50000
@@ -85,7 +85,7 @@ img=$imgdir/read-noncq.raw
 truncate -s 64M "$img"
 # shellcheck disable=SC2046
 boot ahci-errors-noncq --machine q35 --timeout 120 \
-	--cmdline 'ahci.ncq=0 run="ahcistress sda mib=32 seed=9 qd=32; ahcistress sda mib=8 off=40 seed=10 qd=32"' \
+	--cmdline 'writable=all ahci.ncq=0 run="ahcistress sda mib=32 seed=9 qd=32; ahcistress sda mib=8 off=40 seed=10 qd=32"' \
 	-- $(drive "$imgdir/read.cfg" "$img")
 eio_exact "ahci-errors/noncq-exactly-affected-fail" read 20000 40000 60001
 expect_out "ahci-errors/noncq-others-verify" 'AHCISTRESS read ios=[0-9]+ eio=3 bad=0$'
@@ -100,7 +100,7 @@ truncate -s 64M "$img"
 errcfg "$imgdir/flush.cfg" flush_to_disk -
 # shellcheck disable=SC2046
 boot ahci-errors-flush --machine q35 --timeout 120 \
-	--cmdline 'run="ahcistress sda mib=4 seed=17 qd=32 op=write; ahcistress sda mib=4 seed=17 qd=32 op=read"' \
+	--cmdline 'writable=all run="ahcistress sda mib=4 seed=17 qd=32 op=write; ahcistress sda mib=4 seed=17 qd=32 op=read"' \
 	-- $(drive "$imgdir/flush.cfg" "$img" writeback)
 expect_out "ahci-errors/flush-error-logged" 'sda: flush error -5 at sector 0'
 expect_out "ahci-errors/flush-error-to-flusher" 'AHCISTRESS eio op=flush lba=0 n=0 err=-5'

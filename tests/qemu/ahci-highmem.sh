@@ -8,7 +8,7 @@
 img=$imgdir/dma64.raw
 truncate -s 64M "$img"
 boot ahci-highmem-dma64 --machine q35 --mem 8G --timeout 180 --disk "$img" \
-	--cmdline 'run="ahcistress sda mib=16 seed=3 qd=32 high=1"'
+	--cmdline 'writable=all run="ahcistress sda mib=16 seed=3 qd=32 high=1"'
 expect_rc "ahci-highmem/dma64-run" 0
 expect_out "ahci-highmem/dma64-on" 'ahci0: AHCI .*, 64-bit'
 expect_out "ahci-highmem/dma64-verify" 'AHCISTRESS result=PASS'
@@ -21,7 +21,7 @@ stamp_check "ahci-highmem/dma64-host-verify" "$img" 3 0 16
 img=$imgdir/dma32.raw
 truncate -s 64M "$img"
 boot ahci-highmem-dma32 --machine q35 --mem 8G --timeout 180 --disk "$img" \
-	--cmdline 'ahci.dma64=0 run="ahcistress sda mib=16 seed=4 qd=32 high=1"'
+	--cmdline 'writable=all ahci.dma64=0 run="ahcistress sda mib=16 seed=4 qd=32 high=1"'
 expect_rc "ahci-highmem/dma32-run" 0
 expect_no_out "ahci-highmem/dma32-forced-off" 'ahci0: AHCI .*, 64-bit'
 expect_out "ahci-highmem/dma32-verify" 'AHCISTRESS result=PASS'

@@ -9,7 +9,7 @@
 a=$imgdir/a.raw b=$imgdir/b.raw
 truncate -s 128M "$a" "$b"
 boot ahci-reset --machine q35 --timeout 120 --disk "$a,throttling.iops-total=300" --disk "$b" \
-	--cmdline 'run="ahcistress sda mib=8 seed=13 qd=32 reset=sda:port at=400; ahcistress sda mib=8 off=48 seed=14 qd=32 reset=sdb:hba at=400; ahcistress sdb mib=4 seed=15"'
+	--cmdline 'writable=all run="ahcistress sda mib=8 seed=13 qd=32 reset=sda:port at=400; ahcistress sda mib=8 off=48 seed=14 qd=32 reset=sdb:hba at=400; ahcistress sdb mib=4 seed=15"'
 expect_rc "ahci-reset/run" 0
 expect_out "ahci-reset/hba-reset-done" 'ahci0: port 1 does not recover: resetting the HBA'
 n=$(grep -c 'AHCISTRESS result=PASS' "$out")

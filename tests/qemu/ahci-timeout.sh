@@ -8,7 +8,7 @@
 img=$imgdir/ok.raw
 truncate -s 64M "$img"
 boot ahci-timeout --machine q35 --timeout 120 --disk "$img" \
-	--cmdline 'ahci.timeout_ms=500 run="ahcistress sda mib=4 seed=2; hexdump sdb 0 16"' -- \
+	--cmdline 'writable=all ahci.timeout_ms=500 run="ahcistress sda mib=4 seed=2; hexdump sdb 0 16"' -- \
 	-blockdev driver=null-co,node-name=slow,size=67108864,latency-ns=2000000000,read-zeroes=on \
 	-device ide-hd,drive=slow,bus=ide.1
 expect_rc "ahci-timeout/hexdump-fails" 1
