@@ -365,7 +365,8 @@ int ahci_port_init(struct ahci_port *ap)
  * Wait for the PHY on every initialised port against one deadline, so
  * empty ports cost one wait in all rather than one each (HARDWARE.md 5).
  * Ports with no device presence at all stop being waited for after a
- * short window.  Sets ap_state to EMPTY for ports without a link.
+ * short window.  Sets up[n] for each port whose link came up; the others
+ * stay EMPTY.
  */
 static void ahci_wait_links(struct ahci_softc *sc, bool *up)
 {
