@@ -71,11 +71,9 @@ boot ahci-attach-ro --machine q35 --timeout 60 --disk "$imgdir/d2.raw" \
 expect_rc "ahci-attach/ro-write-refused" 1
 expect_out "ahci-attach/ro-said" '^ahcistress: read-only file system'
 
-# The CD-ROM takes the port after the disk; it must cost no waiting.  (Given
-# by hand: run-qemu --cdrom asks for bootindex 0, which -kernel has taken.)
-boot ahci-attach-cdrom --machine q35 --timeout 60 --disk "$imgdir/d2.raw" \
-	--cmdline 'run="lsblk"' -- -drive if=none,id=cdx,media=cdrom \
-	-device ide-cd,drive=cdx,bus=ide.1
+# The CD-ROM takes the port after the disk; it must cost no waiting.
+boot ahci-attach-cdrom --machine q35 --timeout 60 --disk "$imgdir/d2.raw" --cdrom \
+	--cmdline 'run="lsblk"'
 expect_rc "ahci-attach/cdrom-boots" 0
 expect_out "ahci-attach/cdrom-named" 'ahci0\.1: ATAPI device \(signature eb140101\), not attached'
 expect_no_out "ahci-attach/cdrom-not-a-disk" '^sdb '
