@@ -143,11 +143,13 @@ kill:
 }
 
 /*
- * Put a prepared command into slot and start it: an NCQ command gets the
- * slot as its tag.  Port lock held; the slot is free (the tag map says
- * so) and the port running.
+ * Put a prepared command into slot: an NCQ command gets the slot as its
+ * tag.  The doorbells are rung by the caller (ahci_ring), once for all
+ * the commands of one pass.  Port lock held; the slot is free (the tag
+ * map says so) and the port running.
  */
-static void ahci_issue(struct ahci_port *ap, struct ahci_ccb *ccb, unsigned slot)
+static void ahci_issue(struct ahci_port *ap, struct ahci_ccb *ccb, unsigned slot,
+		       u32 *sact, u32 *ci)
 {
 	u32 bit = 1u << slot;
 	bool ncq = ccb->ccb_flags & AHCI_CCB_NCQ;
@@ -156,15 +158,28 @@ static void ahci_issue(struct ahci_port *ap, struct ahci_ccb *ccb, unsigned slot
 		ahci_fis_set_tag(ccb->ccb_table->ct_cfis, slot);
 	ahci_fill_hdr(&ap->ap_cmd_list[slot], ccb->ccb_table_dma, ccb->ccb_prdtl,
 		      ccb->ccb_flags & AHCI_CCB_WRITE);
-	barrier();	/* table and header in memory before the HBA is told */
 	ap->ap_issued |= bit;
 	if (ncq) {
 		ap->ap_sactive |= bit;
-		ahci_pwrite(ap, AHCI_PREG_SACT, bit);	/* before PxCI (5.3.2.2) */
+		*sact |= bit;
 	}
-	ahci_pwrite(ap, AHCI_PREG_CI, bit);
+	*ci |= bit;
 	DPRINTF(AHCI_D_IO, "%s: slot %u %s lba %llu n %u\n", ap->ap_name, slot,
 		ncq ? "ncq" : "dma", (unsigned long long)ccb->ccb_lba, ccb->ccb_nsect);
+}
+
+/*
+ * Start the commands just put into their slots: PxSACT before PxCI for
+ * NCQ (5.3.2.2), one register write each for the whole batch -- under
+ * emulation each write is an exit to the hypervisor.
+ */
+static void ahci_ring(struct ahci_port *ap, u32 sact, u32 ci)
+{
+	barrier();	/* tables and headers in memory before the HBA is told */
+	if (sact)
+		ahci_pwrite(ap, AHCI_PREG_SACT, sact);
+	if (ci)
+		ahci_pwrite(ap, AHCI_PREG_CI, ci);
 }
 
 /* End a request the port no longer holds: its CCB goes back first. */
@@ -195,6 +210,7 @@ void __ahci_end_request(struct ahci_port *ap, struct request *rq, int error)
 void ahci_request_fn(struct request_queue *q)
 {
 	struct ahci_port *ap = q->q_queuedata;
+	u32 sact = 0, ci = 0;
 	struct request *rq;
 	struct ahci_ccb *ccb;
 	bool alone;
@@ -213,13 +229,14 @@ void ahci_request_fn(struct request_queue *q)
 			break;		/* the queue drains first; a completion reruns us */
 		if (blk_queue_start_tag(q, rq))
 			break;		/* every slot busy */
-		ahci_issue(ap, ccb, (unsigned)rq->rq_tag);
+		ahci_issue(ap, ccb, (unsigned)rq->rq_tag, &sact, &ci);
 		if (alone) {
 			ap->ap_nonq_busy = true;
 			if (ap->ap_isolate)
 				ap->ap_isolate--;
 		}
 	}
+	ahci_ring(ap, sact, ci);
 }
 
 /* Complete the requests in the done slots without error.  Port lock held. */
