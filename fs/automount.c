@@ -1,108 +1,133 @@
 /*
  * Mounting block devices: every disk or partition holding a recognisable
  * filesystem is mounted at /NAME at boot (late_initcall, after the disk
- * drivers registered their disks), read-write only if its disk was named
- * writable; the shell's `mount DEV|UUID=... DIR [ro]`, `mount` (list) and
- * `umount DIR` do the rest by hand.
+ * drivers added their disks), read-write only if the device is writable
+ * (the writable= policy of the registry), otherwise read-only; the
+ * shell's `mount DEV|PARTUUID=...|UUID=... DIR [ro]`, `mount` (list) and
+ * `umount DIR` do the rest by hand.  ext2's identity (type, UUID, label)
+ * also joins blkid through the registry's filesystem-probe hook.
  *
- * Devices come from the gendisk registry through fs/blkdev_iface.h.  A
- * mounted device stays open until its unmount; this file keeps the
- * (mount name, device) pairs so that umount can close the right one.
+ * A mounted device is opened and claimed (FMODE_EXCL) for as long as it
+ * is mounted; this file keeps each mount's device and open mode so that
+ * umount closes exactly what mount opened.
  */
 #include "fs/vfs.h"
 #include "fs/buffer.h"
-#include "fs/blkdev_iface.h"
+#include "block/bdev.h"
 #include "kernel/errno.h"
 #include "kernel/init.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/mm/slab.h"
+#include "lib/list.h"
 #include "lib/string.h"
 
-/* Mount @bdev at /@name; on failure the device is closed. */
-static int automount_dev(struct block_device *bdev, const char *dir, unsigned flags)
-{
-	int err = vfs_mount(bdev, dir, NULL, flags);
+/* A device this file opened for a mount.  [v]: see fs/vfs.h. */
+struct fs_claim {
+	struct list_head	fc_link;	/* [v] on fs_claims */
+	struct block_device	*fc_bdev;	/* [I] referenced, open */
+	fmode_t			fc_mode;	/* [I] as passed to bdev_open */
+};
 
-	if (err)
-		blkdev_close(bdev);
-	return err;
-}
+static LIST_HEAD(fs_claims);		/* [v] */
+static char fs_holder;			/* the claim holder for mounted devices */
 
-static int automount_one(const char *name, void *arg)
+/*
+ * Open @bdev (referenced; the reference passes to the mount or is dropped)
+ * and mount it at @dir with @fstype (NULL: probe).  0 or -errno.
+ */
+static int fs_mount_bdev(struct block_device *bdev, const char *dir, const char *fstype,
+			 unsigned flags)
 {
-	struct block_device *bdev = blkdev_open_by_name(name);
+	fmode_t mode = FMODE_READ | FMODE_EXCL;
+	struct fs_claim *c;
 	int err;
 
-	if (IS_ERR(bdev))
-		return 0;	/* gone since it was listed: not an error for boot */
-	err = automount_dev(bdev, name, 0);
-	if (!err)
-		pr_info("fs: mounted %s at /%s%s\n", name, name,
-			bdev_read_only(bdev) ? " (read-only)" : "");
-	else if (err != -ENODEV)
-		pr_warn("fs: %s: not mounted: %s\n", name, errstr(err));
+	if (!(flags & VFS_MNT_RDONLY) && !bdev_read_only(bdev))
+		mode |= FMODE_WRITE;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c) {
+		err = -ENOMEM;
+		goto put_bdev;
+	}
+	err = bdev_open(bdev, mode, &fs_holder);
+	if (err)
+		goto free_claim;
+	err = vfs_mount(bdev, dir, fstype, flags);
+	if (err)
+		goto close_bdev;
+	c->fc_bdev = bdev;
+	c->fc_mode = mode;
+	list_add_tail(&c->fc_link, &fs_claims);
 	return 0;
+close_bdev:
+	bdev_close(bdev, mode, &fs_holder);
+free_claim:
+	kfree(c);
+put_bdev:
+	bdev_put(bdev);
+	return err;
 }
 
 static int fs_automount(void)
 {
-	return blkdev_for_each_name(automount_one, NULL);
-}
-late_initcall(fs_automount);
+	struct block_device *bdev = NULL;
+	int err;
 
-struct uuid_search {
-	u8	us_uuid[16];
-	char	us_name[VFS_MNTNAME_MAX];
-	bool	us_found;
-};
-
-static int uuid_match(const char *name, void *arg)
-{
-	struct uuid_search *s = arg;
-	struct block_device *bdev = blkdev_open_by_name(name);
-	u8 uuid[16];
-	char label[17];
-	int r;
-
-	if (IS_ERR(bdev))
-		return 0;
-	r = ext2_read_id(bdev, uuid, label);
-	blkdev_close(bdev);
-	if (r == 1 && !memcmp(uuid, s->us_uuid, 16)) {
-		str_copy(s->us_name, name, sizeof(s->us_name));
-		s->us_found = true;
-		return 1;
+	while ((bdev = bdev_next(bdev)) != NULL) {
+		bdev_get(bdev);		/* bdev_next drops the one it hands out next time */
+		err = fs_mount_bdev(bdev, bdev->bd_name, NULL, 0);
+		if (!err)
+			pr_info("fs: mounted %s at /%s%s\n", bdev->bd_name, bdev->bd_name,
+				bdev_read_only(bdev) ? " (read-only)" : "");
+		else if (err != -ENODEV && err != -EBUSY)
+			pr_warn("fs: %s: not mounted: %s\n", bdev->bd_name, errstr(err));
 	}
 	return 0;
 }
+late_initcall(fs_automount);
 
-/* "01234567-89ab-cdef-0123-456789abcdef" -> 16 bytes; 0 or -EINVAL. */
-static int parse_uuid(const char *s, u8 out[16])
+/* blkid's view of an ext2: type, UUID in the usual text form, label. */
+static int ext2_blkid_probe(struct block_device *bdev, struct bdev_fs_info *info)
 {
-	int i = 0, hi = -1;
+	char label[17];
+	u8 u[16];
+	int r;
 
-	for (; *s; s++) {
-		int v;
+	r = ext2_read_id(bdev, u, label);
+	if (r != 1)
+		return r;
+	str_copy(info->fi_type, "ext2", sizeof(info->fi_type));
+	snprintf(info->fi_uuid, sizeof(info->fi_uuid),
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
+		 u[12], u[13], u[14], u[15]);
+	str_copy(info->fi_label, label, sizeof(info->fi_label));
+	return 1;
+}
 
-		if (*s == '-')
-			continue;
-		if (*s >= '0' && *s <= '9')
-			v = *s - '0';
-		else if ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')
-			v = (*s | 0x20) - 'a' + 10;
-		else
-			return -EINVAL;
-		if (hi < 0) {
-			hi = v;
-			continue;
-		}
-		if (i == 16)
-			return -EINVAL;
-		out[i++] = (u8)(hi << 4 | v);
-		hi = -1;
+static const struct bdev_fs_probe ext2_blkid = {
+	.fp_name	= "ext2",
+	.fp_probe	= ext2_blkid_probe,
+};
+
+static int fs_blkid_init(void)
+{
+	return bdev_register_fs_probe(&ext2_blkid);
+}
+fs_initcall(fs_blkid_init);
+
+/* The device whose filesystem has UUID @uuid (referenced), or NULL. */
+static struct block_device *fs_lookup_uuid(const char *uuid)
+{
+	struct block_device *bdev = NULL;
+	struct bdev_fs_info info;
+
+	while ((bdev = bdev_next(bdev)) != NULL) {
+		if (bdev_probe_fs(bdev, &info) == 1 && !str_casecmp(info.fi_uuid, uuid))
+			return bdev;	/* the iteration's reference becomes the caller's */
 	}
-	return i == 16 && hi < 0 ? 0 : -EINVAL;
+	return NULL;
 }
 
 static int mount_list_one(struct vfs_mount *m, void *arg)
@@ -114,9 +139,7 @@ static int mount_list_one(struct vfs_mount *m, void *arg)
 
 static int cmd_mount(int argc, char **argv)
 {
-	struct uuid_search s;
 	struct block_device *bdev;
-	const char *dev;
 	unsigned flags = 0;
 
 	if (argc == 1)
@@ -125,22 +148,15 @@ static int cmd_mount(int argc, char **argv)
 		flags = VFS_MNT_RDONLY;
 	else if (argc != 3)
 		return -EINVAL;
-	dev = argv[1];
-	if (str_starts(dev, "UUID=")) {
-		memset(&s, 0, sizeof(s));
-		if (parse_uuid(dev + 5, s.us_uuid))
-			return -EINVAL;
-		blkdev_for_each_name(uuid_match, &s);
-		if (!s.us_found)
-			return -ENODEV;
-		dev = s.us_name;
-	}
-	bdev = blkdev_open_by_name(dev);
-	if (IS_ERR(bdev))
-		return PTR_ERR(bdev);
-	return automount_dev(bdev, argv[2], flags);
+	if (str_starts(argv[1], "UUID="))
+		bdev = fs_lookup_uuid(argv[1] + 5);
+	else
+		bdev = bdev_lookup(argv[1]);
+	if (!bdev)
+		return -ENODEV;
+	return fs_mount_bdev(bdev, argv[2], NULL, flags);
 }
-SHELL_COMMAND("mount", cmd_mount, "mount [DEV|UUID=... DIR [ro]]",
+SHELL_COMMAND("mount", cmd_mount, "mount [DEV|PARTUUID=..|UUID=.. DIR [ro]]",
 	      "mount a filesystem at /DIR, or list mounts");
 
 struct umount_req {
@@ -164,6 +180,7 @@ static int umount_find(struct vfs_mount *m, void *arg)
 static int cmd_umount(int argc, char **argv)
 {
 	struct umount_req r = { .ur_name = argc == 2 ? argv[1] : "" };
+	struct fs_claim *c;
 	int err;
 
 	if (argc != 2)
@@ -171,8 +188,17 @@ static int cmd_umount(int argc, char **argv)
 	if (!vfs_for_each_mount(umount_find, &r))
 		return -ENOENT;
 	err = vfs_umount(argv[1]);
-	if (err != -EBUSY)
-		blkdev_close(r.ur_bdev);
+	if (err == -EBUSY)
+		return err;
+	list_for_each_entry(c, &fs_claims, fc_link) {
+		if (c->fc_bdev != r.ur_bdev)
+			continue;
+		list_del(&c->fc_link);
+		bdev_close(c->fc_bdev, c->fc_mode, &fs_holder);
+		bdev_put(c->fc_bdev);
+		kfree(c);
+		break;
+	}
 	return err;
 }
 SHELL_COMMAND("umount", cmd_umount, "umount DIR", "write back and unmount a filesystem");

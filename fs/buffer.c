@@ -149,8 +149,12 @@ static bool idle(const struct buffer_head *bh)
 	       !(bh->b_state & ((1UL << BH_Dirty) | (1UL << BH_Lock)));
 }
 
-/* Free the oldest idle buffers until the cache is under its limit. */
-static void shrink(void)
+/*
+ * Free the oldest idle buffers until @need more bytes fit under the limit
+ * (freeing only down to the limit itself would leave no room, and every
+ * new buffer would then force a full write-back).
+ */
+static void shrink(u32 need)
 {
 	struct buffer_head *bh, *tmp;
 	unsigned long flags;
@@ -158,7 +162,7 @@ static void shrink(void)
 
 	spin_lock_irqsave(&cache.lock, flags);
 	list_for_each_entry_safe(bh, tmp, &cache.lru, b_lru) {
-		if (cache.bytes <= cache_limit)
+		if (cache.bytes + need <= cache_limit)
 			break;
 		if (!idle(bh))
 			continue;
@@ -195,10 +199,10 @@ static struct buffer_head *find_or_create(struct block_device *bdev, u64 block,
 	spin_unlock_irqrestore(&cache.lock, flags);
 
 	if (cache.bytes + size > cache_limit) {
-		shrink();
+		shrink(size);
 		if (cache.bytes + size > cache_limit) {	/* all dirty: write some back */
 			writeback(NULL);
-			shrink();
+			shrink(size);
 		}
 	}
 	nbh = kzalloc(sizeof(*nbh), GFP_NOIO);
@@ -272,12 +276,12 @@ static void end_buffer_io(struct bio *bio, int error)
 }
 
 /*
- * Send bhs[0..n) (consecutive blocks of one device and size, each already
- * marked BH_Lock) as one bio.  With done, the caller counts completions
- * through *pending; without, it is readahead and nobody waits.
+ * Send as many of bhs[0..n) (consecutive blocks of one device and size,
+ * each already marked BH_Lock) as the queue takes in one bio; returns how
+ * many it took (all n, marked failed, if the bio could not be built).
  */
-static void submit_run(struct buffer_head **bhs, unsigned n, bool write,
-		       int *pending, struct completion *done, int *err)
+static unsigned submit_some(struct buffer_head **bhs, unsigned n, bool write,
+			    int *pending, struct completion *done, int *err)
 {
 	struct buffer_head *first = bhs[0];
 	struct buf_io *io;
@@ -303,12 +307,15 @@ static void submit_run(struct buffer_head **bhs, unsigned n, bool write,
 
 		if (bio_add_page(bio, virt_to_page(d), bhs[i]->b_size,
 				 (u32)((uintptr_t)d & ~PAGE_MASK)))
-			goto fail;
+			break;
 	}
+	if (i == 0)
+		goto fail;
+	io->bi_n = i;		/* the queue's limits may stop the bio short */
 	if (pending)
 		++*pending;
 	submit_bio(bio);
-	return;
+	return i;
 
 fail:	/* out of memory (I/O path allocations should not fail): report it as EIO */
 	if (bio)
@@ -330,6 +337,25 @@ fail:	/* out of memory (I/O path allocations should not fail): report it as EIO 
 	}
 	if (err && !*err)
 		*err = -ENOMEM;
+	return n;
+}
+
+/*
+ * Send bhs[0..n) as bios: one if the queue's limits (max_hw_sectors,
+ * segments) allow, else as many as they need.  With done, the caller
+ * counts completions through *pending; without, it is readahead and
+ * nobody waits.
+ */
+static void submit_run(struct buffer_head **bhs, unsigned n, bool write,
+		       int *pending, struct completion *done, int *err)
+{
+	unsigned k;
+
+	while (n) {
+		k = submit_some(bhs, n, write, pending, done, err);
+		bhs += k;
+		n -= k;
+	}
 }
 
 static void wait_on_buffer(struct buffer_head *bh)

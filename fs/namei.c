@@ -16,8 +16,6 @@
 #include "kernel/mm/slab.h"
 #include "lib/string.h"
 
-extern struct vnode vfs_rootv;
-
 struct nameidata {
 	char		*nd_path;	/* the rest of the path, spliced in place */
 	char		*nd_tmp;	/* scratch for splicing a symlink */

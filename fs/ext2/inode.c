@@ -119,8 +119,6 @@ int ext2_iget(struct ext2_fs *fs, u32 ino, struct ext2_inode_info **out)
 
 	ei = ext2_icache_find(fs, ino);
 	if (ei) {
-		if (ei->ei_bad)
-			return -EUCLEAN;
 		ei->ei_vnode.v_count++;
 		*out = ei;
 		return 0;
@@ -353,7 +351,7 @@ int ext2_inode_release(struct vnode *v)
 	struct ext2_inode_info *ei = EXT2_I(v);
 	int err = 0;
 
-	if (!ei->ei_fs->fs_rdonly && !ei->ei_bad) {
+	if (!ei->ei_fs->fs_rdonly) {
 		if (le16_to_cpu(ei->ei_raw.i_links_count) == 0)
 			err = ext2_delete_inode(ei);
 		else

@@ -5,9 +5,17 @@
 # filetype or not, files, directories, symlinks).  Without the libFuzzer
 # runtime (Debian: libclang-rt-14-dev, or the clang package of the
 # release), the corpus is replayed through the same target with a plain
-# main instead.  FUZZ_RUNS sets the number of mutated inputs.
+# main instead.  FUZZ_RUNS sets the number of mutated inputs (default
+# 2000); FUZZ_SECS=N runs for N seconds instead (for `make fuzz`).  A crash
+# leaves its input in build/fuzz/ext2/.
 source "$(dirname "$0")/common.bash"
-runs=${FUZZ_RUNS:-3000}
+runs=${FUZZ_RUNS:-2000}
+if [ -n "${FUZZ_SECS:-}" ]; then
+	limit="-max_total_time=$FUZZ_SECS" what="${FUZZ_SECS}s"
+else
+	limit="-runs=$runs" what="${runs}_runs"
+fi
+mkdir -p build/fuzz/ext2
 SRCS="tests/fuzz/fuzz_ext2.c fs/vfs.c fs/namei.c fs/vfsops.c $(ls fs/ext2/*.c)
 	lib/strutil.c lib/errstr.c tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
 	tests/unit/fakes/wallclock_fake.c tests/unit/host/kernel_shim.c"
@@ -29,8 +37,8 @@ check "fuzz/seed_corpus_made" test "$(ls $T/corpus | wc -l)" -eq 6
 if clang -g -O1 -I. -DHOST_TEST -fsanitize=fuzzer,address,undefined -o build/host/fuzz_ext2 \
 	$SRCS >$T/build.log 2>&1; then
 	ok "fuzz/build_libfuzzer"
-	check "fuzz/libfuzzer_${runs}_runs" build/host/fuzz_ext2 -runs=$runs -timeout=10 \
-		-rss_limit_mb=2048 -max_len=$((400 * 1024)) $T/corpus
+	check "fuzz/libfuzzer_$what" build/host/fuzz_ext2 "$limit" -timeout=10 \
+		-rss_limit_mb=2048 -max_len=$((400 * 1024)) -artifact_prefix=build/fuzz/ext2/ $T/corpus
 else
 	echo "# SKIP libFuzzer runtime missing (libclang-rt-14-dev): replaying the corpus only"
 	cat > $T/main.c <<'C'

@@ -126,3 +126,14 @@ check "rec_len_0/other_dirs_fine" grep -q " big$" $T/out
 fresh
 run < <(printf '%s\n' "symlink l2 /d/l1" "symlink l1 /d/l2" "cat /d/l1")
 check "symlink_loop/ELOOP" sh -c "grep '^= ' $T/out | tail -1 | grep -qx '= -40'"
+
+# State and mount count: a read-write mount counts itself and leaves the
+# filesystem clean; a read-only mount changes nothing.
+fresh
+run < <(echo "write /d/n x")
+check "state/clean_after_umount" sh -c "dumpe2fs -h $T/img 2>/dev/null | grep -q 'Filesystem state: *clean$'"
+check "state/mount_count_1" sh -c "dumpe2fs -h $T/img 2>/dev/null | grep -q 'Mount count: *1$'"
+run < <(echo "sync")
+check "state/mount_count_2" sh -c "dumpe2fs -h $T/img 2>/dev/null | grep -q 'Mount count: *2$'"
+run -r < <(echo "sync")
+check "state/readonly_mount_not_counted" sh -c "dumpe2fs -h $T/img 2>/dev/null | grep -q 'Mount count: *2$'"
