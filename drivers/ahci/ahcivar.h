@@ -1,0 +1,247 @@
+/*
+ * AHCI driver state: the controller (softc), its ports, and the command
+ * control blocks that carry one request each; the few calls the bus glue
+ * (ahci_pci.c) makes into the bus-independent core; and the helpers the
+ * core's files share (bring-up in ahci.c, the request path in ahci_io.c,
+ * error recovery in ahci_eh.c, pure table building in ahci_cmd.c).
+ *
+ * One request queue per attached disk, i.e. per port, whose lock is the
+ * port's ap_lock.  Tags from the block layer's tag map are the command
+ * slots.  The interrupt handler is per controller and takes each port's
+ * lock in turn.
+ *
+ * Lock legend:
+ *	[I] set during attach, immutable afterwards
+ *	[p] the port's ap_lock (== its queue lock)
+ *	[e] owned by the port's error handler while ap_eh_active is set
+ *	    (the handler runs as deferred work; the I/O path stays out)
+ */
+#ifndef DRIVERS_AHCI_AHCIVAR_H
+#define DRIVERS_AHCI_AHCIVAR_H
+
+#include "block/blkdev.h"
+#include "drivers/ahci/ahcireg.h"
+#include "drivers/ata/ata.h"
+#include "kernel/io.h"
+#include "kernel/mm/page.h"
+#include "kernel/irq.h"
+#include "kernel/spinlock.h"
+#include "kernel/timer.h"
+#include "kernel/work.h"
+#include "lib/list.h"
+
+struct block_device_operations;
+struct gendisk;
+struct pci_dev;
+
+/* DPRINTF masks (kernel/printk.h): build with -DDEBUG_MASK=... to see them. */
+#define AHCI_D_INIT		0x0100
+#define AHCI_D_IO		0x0200
+#define AHCI_D_EH		0x0400
+
+/*
+ * Our command table: the 128-byte header of struct ahci_cmd_table (CFIS,
+ * ACMD) followed by as many PRD entries as fill one page.  One page is
+ * naturally 128-byte aligned (4.2.3) and physically contiguous.
+ */
+#define AHCI_TABLE_BYTES	PAGE_SIZE
+#define AHCI_TABLE_PRDS		((AHCI_TABLE_BYTES - offsetof(struct ahci_cmd_table, ct_prdt)) / \
+				 sizeof(struct ahci_prd))		/* 248 */
+
+/*
+ * Command control blocks per port: one per prepared request.  The block
+ * layer prepares a request before it takes a tag, so every in-flight
+ * request (at most 32) plus the one waiting at the head of the dispatch
+ * list needs one; a few spare cover requests requeued in front of it.
+ */
+#define AHCI_PORT_CCBS		(AHCI_MAX_SLOTS + 4)
+
+/* Timing and policy, ms unless said otherwise. */
+#define AHCI_RESET_MS		1000	/* GHC.HR self-clears (10.4.3) */
+#define AHCI_LINK_MS		1000	/* shared deadline for PHY ready, all ports */
+#define AHCI_PRESENCE_MS	50	/* a port with DET=0 this long after COMRESET is empty */
+#define AHCI_BSY_MS		10000	/* device clears BSY after COMRESET (HARDWARE.md 5) */
+#define AHCI_SPINUP_SETTLE_MS	20	/* after SUD before COMRESET on SSS HBAs */
+#define AHCI_POLL_CMD_MS	5000	/* polled IDENTIFY / READ LOG EXT */
+#define AHCI_QUIESCE_MS		200	/* PxSACT/PxCI clear after ST=0 */
+#define AHCI_RQ_TIMEOUT_MS	10000	/* per-request timeout given to the block layer */
+#define AHCI_EH_MAX_TRIES	3	/* port recoveries in a row before an HBA reset */
+
+struct ahci_softc;
+struct ahci_port;
+
+/* One prepared request: its command table and what the FIS needs. */
+struct ahci_ccb {
+	struct list_head	ccb_free;	/* [p] on ap_ccb_free while unused */
+	struct ahci_port	*ccb_port;	/* [I] */
+	struct ahci_cmd_table	*ccb_table;	/* [I] one page, CFIS + PRDT */
+	dma_addr_t		ccb_table_dma;	/* [I] */
+	struct request		*ccb_rq;	/* [p] the request it was prepared for */
+	u32			ccb_prdtl;	/* [p] PRD entries used */
+	u32			ccb_bytes;	/* [p] bytes the PRDT describes */
+	u64			ccb_lba;	/* [p] device logical sector */
+	u32			ccb_nsect;	/* [p] device logical sectors */
+	u32			ccb_flags;	/* [p] */
+#define AHCI_CCB_WRITE		0x01
+#define AHCI_CCB_FUA		0x02
+#define AHCI_CCB_FLUSH		0x04	/* FLUSH CACHE (EXT): non-queued, no data */
+#define AHCI_CCB_NCQ		0x08	/* issued as FPDMA QUEUED */
+};
+
+/* Port states, with names for the log (STYLE 8). */
+enum ahci_port_state {
+	AHCI_PORT_EMPTY,	/* nothing on the link */
+	AHCI_PORT_SKIPPED,	/* a device we do not drive (ATAPI, PM, SEMB) */
+	AHCI_PORT_FAILED,	/* misbehaved during bring-up or recovery */
+	AHCI_PORT_READY,	/* an ATA disk, I/O running */
+	AHCI_PORT_NSTATES
+};
+extern const char *const ahci_port_state_names[AHCI_PORT_NSTATES];
+
+struct ahci_port {
+	struct ahci_softc	*ap_sc;		/* [I] */
+	volatile u8		*ap_regs;	/* [I] ABAR + port offset */
+	unsigned		ap_num;		/* [I] port number */
+	char			ap_name[24];	/* [I] "ahci0.3" for messages */
+	char			ap_dname[16];	/* [I] "sda": the disk and queue name */
+	unsigned		ap_disk_index;	/* [I] 0 for sda: minors from here */
+	spinlock_t		ap_lock;	/* the queue lock */
+	enum ahci_port_state	ap_state;	/* [p] */
+
+	struct ahci_cmd_hdr	*ap_cmd_list;	/* [I] 32 headers, 1 KiB aligned */
+	dma_addr_t		ap_cmd_list_dma; /* [I] */
+	struct ahci_rfis	*ap_rfis;	/* [I] 256-byte aligned */
+	dma_addr_t		ap_rfis_dma;	/* [I] */
+	void			*ap_dma_page;	/* [I] the page holding these four */
+
+	struct ahci_ccb		ap_ccbs[AHCI_PORT_CCBS];	/* [I] tables; fields [p] */
+	struct list_head	ap_ccb_free;	/* [p] */
+	struct ahci_cmd_table	*ap_eh_table;	/* [e] polled commands */
+	dma_addr_t		ap_eh_table_dma; /* [I] */
+	u8			*ap_eh_buf;	/* [e] 512-byte data page of polled commands */
+	dma_addr_t		ap_eh_buf_dma;	/* [I] */
+	struct scatterlist	ap_sg[AHCI_TABLE_PRDS];	/* [p] prep's scratch */
+
+	struct ata_id		ap_id;		/* [I] the disk's IDENTIFY */
+	u32			ap_lsect;	/* [I] 512-byte sectors per logical sector */
+	bool			ap_ncq;		/* [I] FPDMA QUEUED in use */
+	u32			ap_depth;	/* [I] tags = slots in use */
+	struct request_queue	*ap_queue;	/* [I] */
+	struct gendisk		*ap_disk;	/* [I] */
+
+	u32			ap_issued;	/* [p] slots we wrote to PxCI */
+	u32			ap_sactive;	/* [p] of those, NCQ (also in PxSACT) */
+	bool			ap_nonq_busy;	/* [p] a command that goes alone is out */
+	u32			ap_isolate;	/* [p] issue this many next one at a time */
+
+	bool			ap_eh_active;	/* [p] recovery owns the port */
+	u32			ap_eh_is;	/* [p] PxIS bits that asked for it */
+	u32			ap_eh_timedout;	/* [p] slots whose requests timed out */
+	u32			ap_eh_tries;	/* [e] HBA resets in a row */
+	u32			ap_eh_force;	/* [p] a reset asked for by ahcireset */
+#define AHCI_EH_FORCE_PORT	0x1	/* COMRESET the port */
+#define AHCI_EH_FORCE_HBA	0x2	/* reset the whole HBA */
+	struct timer_list	ap_eh_timer;	/* [p] fires a forced reset later */
+	struct work		ap_eh_work;	/* [p] */
+	u64			ap_errors;	/* [p] requests failed by the device */
+};
+
+/* Quirks, from the PCI table (ahci_pci.c). */
+#define AHCI_Q_NONCQ		0x0001	/* NCQ broken */
+#define AHCI_Q_NO64		0x0002	/* CAP.S64A lies */
+#define AHCI_Q_INTEL_PCS	0x0004	/* enable ports in PCS (config 0x92) */
+
+struct ahci_softc {
+	volatile u8		*sc_regs;	/* [I] ABAR, mapped */
+	unsigned		sc_unit;	/* [I] ahci0, ahci1, ... */
+	char			sc_name[16];	/* [I] "ahci0" */
+	u32			sc_quirks;	/* [I] AHCI_Q_* */
+	u32			sc_cap;		/* [I] CAP as saved before reset */
+	u32			sc_cap2;	/* [I] */
+	u32			sc_pi;		/* [I] ports implemented */
+	u32			sc_ncs;		/* [I] command slots (1..32) */
+	bool			sc_dma64;	/* [I] CAP.S64A and not forced off */
+	bool			sc_ncq;		/* [I] CAP.SNCQ and allowed */
+	int			sc_irq;		/* [I] */
+	struct ahci_port	*sc_ports[AHCI_MAX_PORTS];	/* [I] NULL: not implemented */
+};
+
+/*
+ * The calls the bus glue makes.
+ *
+ * ahci_attach - bring up an HBA whose sc_regs, sc_quirks and sc_unit are
+ * set: handoff, reset, ports, disks.  Returns 0 (even when no disk was
+ * found) or a negative errno, reported; interrupts are not yet wanted.
+ * ahci_start - once the glue has installed ahci_intr: port interrupts,
+ * GHC.IE, then a gendisk per disk (the partition scan needs interrupts).
+ * ahci_intr - the controller's interrupt handler (data: the softc).
+ * ahci_enable_intr - set GHC.IE (ahci_start does it).
+ */
+int ahci_attach(struct ahci_softc *sc);
+int ahci_start(struct ahci_softc *sc);
+irqreturn_t ahci_intr(unsigned irq, void *data);
+void ahci_enable_intr(struct ahci_softc *sc);
+/* Boot parameters: ahci.ncq=0, ahci.dma64=0, ahci.timeout_ms=N. */
+extern bool ahci_param_ncq;
+extern bool ahci_param_dma64;
+extern unsigned int ahci_param_timeout_ms;
+
+/* Register accessors (STYLE 22): uncached MMIO, in order on x86. */
+static inline u32 ahci_read(struct ahci_softc *sc, unsigned reg)
+{
+	return readl(sc->sc_regs + reg);
+}
+static inline void ahci_write(struct ahci_softc *sc, unsigned reg, u32 v)
+{
+	writel(sc->sc_regs + reg, v);
+}
+static inline u32 ahci_pread(struct ahci_port *ap, unsigned reg)
+{
+	return readl(ap->ap_regs + reg);
+}
+static inline void ahci_pwrite(struct ahci_port *ap, unsigned reg, u32 v)
+{
+	writel(ap->ap_regs + reg, v);
+}
+
+/* ahci.c: port primitives shared with recovery. */
+int ahci_wait_clear(struct ahci_port *ap, unsigned reg, u32 mask, u32 ms);
+int ahci_port_init(struct ahci_port *ap);
+int ahci_port_stop(struct ahci_port *ap);
+int ahci_port_start(struct ahci_port *ap);
+int ahci_port_comreset(struct ahci_port *ap);
+int ahci_port_clo(struct ahci_port *ap);
+int ahci_port_wait_link(struct ahci_port *ap, u32 ms);
+int ahci_port_wait_ready(struct ahci_port *ap, u32 ms);
+void ahci_port_clear_errors(struct ahci_port *ap);
+void ahci_port_enable_intr(struct ahci_port *ap);
+int ahci_port_poll_cmd(struct ahci_port *ap, const struct ata_taskfile *tf, u32 bytes,
+		       u32 ms);
+int ahci_hba_reset(struct ahci_softc *sc);
+
+/* ahci_io.c: the request path. */
+#define AHCI_DISK_MINORS	16	/* sda + 15 partitions, as Linux's sd */
+extern const struct block_device_operations ahci_disk_ops;
+int ahci_read_block(struct gendisk *disk, u64 lba, void *buf);
+int ahci_port_setup_queue(struct ahci_port *ap);
+void ahci_request_fn(struct request_queue *q);
+void ahci_port_intr(struct ahci_port *ap);
+void ahci_ccb_put(struct ahci_port *ap, struct ahci_ccb *ccb);
+void __ahci_end_request(struct ahci_port *ap, struct request *rq, int error);
+
+/* ahci_eh.c: error recovery and timeouts. */
+void ahci_eh_schedule(struct ahci_port *ap, u32 is);
+void ahci_eh_timer(struct timer_list *t);
+void ahci_eh_work(struct work *w);
+enum blk_eh_timer_return ahci_timed_out(struct request *rq);
+
+/* ahci_cmd.c: pure construction of what the HBA reads (host-tested). */
+int ahci_fill_prdt(struct ahci_prd *prd, u32 max_prds, const struct scatterlist *sg,
+		   u32 nsg, bool dma64, u32 *bytes);
+void ahci_fill_hdr(struct ahci_cmd_hdr *hdr, dma_addr_t table, u32 prdtl, bool write);
+void ahci_fis_set_tag(void *cfis, unsigned tag);
+const char *ahci_sig_name(u32 sig);
+int ahci_eh_pick(u32 outstanding, bool log_ok, bool log_nq, unsigned log_tag,
+		 u32 *failed, u32 *requeue);
+
+#endif

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# AHCI bring-up: six disks on q35's built-in ICH9 plus a second ich9-ahci
+# controller, and disks on an ich9-ahci added to pc; every disk attaches
+# and lsblk matches the host's view (sfdisk) of its partitions.  A CD-ROM
+# on an AHCI port is named and skipped without delaying the boot.
+. "$(dirname "$0")/ahci-lib.bash"
+
+mk() {	# mk NAME MiB [sfdisk script]
+	truncate -s "$2M" "$imgdir/$1.raw"
+	[ -z "${3:-}" ] || printf "$3" | sfdisk -q "$imgdir/$1.raw"
+}
+mk d0 40 'label: gpt\nstart=2048, size=8MiB, type=L\ntype=L\n'
+mk d1 41 'label: dos\nunit: sectors\n\nstart=2048, size=8MiB, type=83\ntype=5\nsize=8MiB, type=83\nsize=4MiB, type=83\n'
+mk d2 42
+mk d3 43 'label: gpt\nsize=4MiB, type=L\nsize=4MiB, type=L\ntype=L\n'
+mk d4 44 'label: dos\nstart=2048, type=83\n'
+mk d5 45 'label: gpt\nstart=4096, size=1MiB, type=L\n'
+mk d6 46 'label: gpt\nsize=2MiB, type=L\nsize=2MiB, type=L\n'
+mk d7 47 'label: dos\nstart=2048, size=16MiB, type=83\ntype=83\n'
+
+# lsblk_matches TAG IMAGE...: each image's disk (found by its size) and its
+# partitions, as sfdisk sees them, appear in the last boot's lsblk.
+lsblk_matches() {
+	local tag=$1 img sects disk name size type n
+	shift
+	for img in "$@"; do
+		sects=$(( $(stat -c %s "$img") / 512 ))
+		disk=$(sed -n "s/^\(sd[a-z]*\) .* $sects  *1 disk .*/\1/p" "$out")
+		if [ -z "$disk" ]; then
+			notok "$tag/$(basename "$img")-attached" "no disk of $sects sectors in $out"
+			continue
+		fi
+		ok "$tag/$(basename "$img")-attached-as-$disk"
+		while read -r name size type; do
+			n=${name##*.raw}
+			case $type in 5|f|85) continue ;; esac	# extended: a 1-sector window, as in Linux
+			expect_out "$tag/$disk$n-matches-sfdisk" "^$disk$n +[0-9]+:[0-9]+ +[^ ]+ +$size +1 part"
+		done < <(sfdisk -q --dump "$img" 2>/dev/null |
+			 sed -n 's/^\([^ ]*\) : start= *[0-9]*, size= *\([0-9]*\), type=\([0-9a-fA-F-]*\).*/\1 \2 \3/p')
+	done
+}
+
+disks=()
+for i in 0 1 2 3 4 5; do disks+=(--disk "$imgdir/d$i.raw"); done
+boot ahci-attach-q35 --machine q35 --timeout 60 "${disks[@]}" --cmdline 'run="lsblk"' -- \
+	-device ich9-ahci,id=ahci2 \
+	-drive "if=none,id=x0,file=$imgdir/d6.raw,format=raw,cache=unsafe" \
+	-device ide-hd,drive=x0,bus=ahci2.0
+expect_rc "ahci-attach/q35-boots" 0
+expect_out "ahci-attach/two-controllers" '^\[ *[0-9.]+\] ahci1: AHCI'
+expect_no_out "ahci-attach/no-port-failed" 'port skipped|; skipped|does not recover'
+lsblk_matches ahci-attach/q35 "$imgdir"/d[0-6].raw
+
+boot ahci-attach-pc --machine pc --timeout 60 --disk "$imgdir/d7.raw,bus=ahci" \
+	--disk "$imgdir/d4.raw,bus=ahci" --cmdline 'run="lsblk"'
+expect_rc "ahci-attach/pc-boots" 0
+lsblk_matches ahci-attach/pc "$imgdir/d7.raw" "$imgdir/d4.raw"
+
+# INTx instead of MSI: the shared, level-triggered line carries the I/O.
+boot ahci-attach-intx --machine q35 --timeout 60 --disk "$imgdir/d2.raw" \
+	--cmdline 'writable=all ahci.msi=0 run="lspci; ahcistress sda mib=8 seed=21 qd=32; irqs"'
+expect_rc "ahci-attach/intx-run" 0
+expect_out "ahci-attach/intx-bound" '^00:1f\.2 8086:2922 0106\.01 SATA controller \(AHCI\) +irq [0-9]+  ahci'
+expect_out "ahci-attach/intx-io-verifies" 'AHCISTRESS result=PASS'
+expect_out "ahci-attach/intx-line-used" '^ *[0-9]+ +ioapic +[1-9][0-9]* +ahci0'
+stamp_check "ahci-attach/intx-host-verify" "$imgdir/d2.raw" 21 0 8
+
+# Without writable= the disk is read-only to the tools as to everyone.
+boot ahci-attach-ro --machine q35 --timeout 60 --disk "$imgdir/d2.raw" \
+	--cmdline 'run="ahcistress sda mib=1 op=write"'
+expect_rc "ahci-attach/ro-write-refused" 1
+expect_out "ahci-attach/ro-said" '^ahcistress: read-only file system'
+
+# The CD-ROM takes the port after the disk; it must cost no waiting.
+boot ahci-attach-cdrom --machine q35 --timeout 60 --disk "$imgdir/d2.raw" --cdrom \
+	--cmdline 'run="lsblk"'
+expect_rc "ahci-attach/cdrom-boots" 0
+expect_out "ahci-attach/cdrom-named" 'ahci0\.1: ATAPI device \(signature eb140101\), not attached'
+expect_no_out "ahci-attach/cdrom-not-a-disk" '^sdb '
+t0=$(sed -n 's/^\[ *\([0-9.]*\)\] ahci0: AHCI.*/\1/p' "$out")
+t1=$(sed -n 's/^\[ *\([0-9.]*\)\] ahci0\.1: ATAPI.*/\1/p' "$out")
+if [ -n "$t0" ] && [ -n "$t1" ] && awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 0.5) }'; then
+	ok "ahci-attach/cdrom-no-delay"
+else
+	notok "ahci-attach/cdrom-no-delay" "bring-up to ATAPI line: $t0 -> $t1"
+fi
