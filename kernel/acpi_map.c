@@ -1,0 +1,85 @@
+/*
+ * The kernel's way into ACPI tables: struct acpi_mem over ioremap(), and
+ * the boot MADT, found and parsed once (acpi_madt()).
+ *
+ * Integration note: ioremap() maps uncached, which is right for the
+ * handful of small reads done here.  Tables live in firmware-reserved RAM
+ * that mm may also map cached in the linear map; should that aliasing
+ * matter, a cached "memremap" from mm is the better tool and only
+ * acpi_phys_map() changes.
+ */
+#include "kernel/acpi.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/mm/slab.h"
+#include "kernel/mm/vmap.h"
+
+static void *acpi_phys_map(void *ctx, phys_addr_t pa, size_t len)
+{
+	return ioremap(pa, len);
+}
+
+static void acpi_phys_unmap(void *ctx, void *va, size_t len)
+{
+	iounmap(va);
+}
+
+const struct acpi_mem acpi_mem_kernel = {
+	.map = acpi_phys_map,
+	.unmap = acpi_phys_unmap,
+	.ctx = NULL,
+};
+
+struct acpi_boot {
+	bool			ab_tried;	/* [I] after the first acpi_madt() */
+	bool			ab_found;	/* [I] */
+	struct acpi_madt_info	ab_madt;	/* [I] */
+};
+
+static struct acpi_boot acpi_boot;
+
+/* Find, check and parse the MADT; errors are reported here, once. */
+static int load_madt(struct acpi_madt_info *mi)
+{
+	phys_addr_t rsdp;
+	void *madt;
+	u32 len;
+	int err;
+
+	err = acpi_find_rsdp(&acpi_mem_kernel, &rsdp);
+	if (err) {
+		pr_info("acpi: no RSDP found (%s)\n", errstr(err));
+		return err;
+	}
+	madt = acpi_load_table(&acpi_mem_kernel, rsdp, "APIC", &len);
+	if (IS_ERR(madt)) {
+		err = (int)PTR_ERR(madt);
+		pr_info("acpi: no usable MADT (%s)\n", errstr(err));
+		return err;
+	}
+	err = acpi_madt_parse(madt, len, mi);
+	kfree(madt);
+	if (err) {
+		pr_warn("acpi: MADT does not parse (%s)\n", errstr(err));
+		return err;
+	}
+	if (mi->mi_dropped)
+		pr_warn("acpi: MADT: %u entries malformed or beyond our limits, ignored\n",
+			mi->mi_dropped);
+	return 0;
+}
+
+/**
+ * acpi_madt - the boot MADT, parsed
+ *
+ * Returns NULL when the machine has none we can use.  The first call (boot,
+ * one CPU) does the work; later calls return the same answer.
+ */
+const struct acpi_madt_info *acpi_madt(void)
+{
+	if (!acpi_boot.ab_tried) {
+		acpi_boot.ab_tried = true;
+		acpi_boot.ab_found = load_madt(&acpi_boot.ab_madt) == 0;
+	}
+	return acpi_boot.ab_found ? &acpi_boot.ab_madt : NULL;
+}

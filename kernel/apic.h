@@ -1,0 +1,45 @@
+/*
+ * Local APIC, I/O APIC and MSI: how interrupts reach the CPU when the
+ * ACPI MADT shows APICs.  kernel/irq.c keeps the vectors, handler chains
+ * and dispatch (kernel/irqchip.h); this is the chip side.
+ *
+ * At arch_initcall time apic_init() (kernel/apic_init.c) parses the MADT,
+ * enables the local APIC, and, when an I/O APIC exists, moves the ISA
+ * lines 0-15 off the 8259 onto it (with the MADT's source overrides) and
+ * masks the 8259.  Without a MADT, a local APIC or an I/O APIC it leaves
+ * the 8259 in charge, and MSI is only offered when the local APIC is on.
+ *
+ * IRQ numbers stay the kernel's: 0-15 are ISA lines whichever chip
+ * serves them; other I/O APIC inputs and MSI vectors get numbers from
+ * irq_alloc().
+ */
+#ifndef KERNEL_APIC_H
+#define KERNEL_APIC_H
+
+#include "kernel/compiler.h"
+
+struct acpi_madt_info;
+
+/* kernel/lapic.c */
+int lapic_init(const struct acpi_madt_info *mi);
+void lapic_mask_extint(void);
+bool lapic_enabled(void);
+u8 lapic_id(void);
+void lapic_eoi(void);
+
+/* kernel/ioapic.c */
+int ioapic_init(const struct acpi_madt_info *mi);
+int ioapic_take_isa(const struct acpi_madt_info *mi);
+bool ioapic_active(void);
+int ioapic_isa_irq_pci(unsigned irq);
+int ioapic_route_gsi(u32 gsi, bool level, bool active_low);
+
+/* kernel/msi.c */
+int msi_irq_alloc(u64 *addr, u32 *data);
+
+/* kernel/apic_encode.c: pure encodings, host-tested. */
+u64 ioapic_rte_encode(u8 vector, u8 dest, bool level, bool active_low, bool masked);
+void msi_compose(u8 dest, u8 vector, u64 *addr, u32 *data);
+u32 lapic_lvt_nmi(u16 inti_flags);
+
+#endif
