@@ -181,10 +181,11 @@ static void part_entry_line(enum part_scheme scheme, const struct part_entry *pe
 		str_copy(flags, "logical", sizeof(flags));
 	if (scheme == PART_SCHEME_GPT && pe->pe_attrs)
 		snprintf(flags, sizeof(flags), "attrs=%llx", (unsigned long long)pe->pe_attrs);
-	printk("%3u %12llu %12llu %12llu %s (%s) %s%s%s%s\n", pe->pe_partno,
+	printk("%3u %12llu %12llu %12llu %s (%s)%s%s%s%s%s\n", pe->pe_partno,
 	       (unsigned long long)pe->pe_start,
 	       (unsigned long long)(pe->pe_start + pe->pe_nr_sects - 1),
-	       (unsigned long long)pe->pe_nr_sects, type, tname ? tname : "unknown", flags,
+	       (unsigned long long)pe->pe_nr_sects, type, tname ? tname : "unknown",
+	       flags[0] ? " " : "", flags,
 	       pe->pe_name[0] ? " \"" : "", pe->pe_name, pe->pe_name[0] ? "\"" : "");
 }
 
