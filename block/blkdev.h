@@ -181,6 +181,8 @@ struct request_queue {
 	prep_rq_fn		*q_prep_rq_fn;		/* [I] may be NULL */
 	rq_timed_out_fn		*q_rq_timed_out_fn;	/* [I] may be NULL */
 	void			*q_queuedata;		/* [I] the driver's context */
+	sector_t		q_nr_sectors;		/* [I] device capacity, for tools and
+							 * tests that run without the registry */
 
 	struct list_head	q_dispatch;		/* [q] sorted, ready for the driver */
 	struct elevator_queue	*q_elevator;		/* [q] */

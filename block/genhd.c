@@ -243,17 +243,16 @@ bool disk_is_ro(struct gendisk *disk)
 /* -- partition scanning -- */
 
 /*
- * THE READ SEAM: the partition scan's only way to the disk.  Replace the
- * body with a synchronous bio read once the block core's submit path is
- * in; nothing else in the registry reads.
+ * The partition scan's only way to the disk: the driver's own reader if
+ * it set one (tests, or a device without a queue), else a bio.
  */
 static int genhd_read_block(void *ctx, u64 lba, void *buf)
 {
 	struct gendisk *disk = ctx;
 
-	if (!disk->gd_read_block)
-		return -EIO;
-	return disk->gd_read_block(disk, lba, buf);
+	if (disk->gd_read_block)
+		return disk->gd_read_block(disk, lba, buf);
+	return blk_read_disk_block(disk, lba, buf);
 }
 
 /* A scanned table and its partition devices, not yet published. */

@@ -59,12 +59,12 @@ struct block_device_operations {
 };
 
 /*
- * THE READ SEAM (temporary): how the partition scan reads one logical
- * block until the block core's bio path exists.  The driver (or whoever
- * adds the disk) sets gd_read_block; genhd_read_block() in genhd.c is the
- * only caller, and is the one place to switch to a bio read.
+ * How the partition scan reads one logical block: through the disk's
+ * queue as a bio (blk_read_disk_block, block/genhd_read.c), unless whoever
+ * adds the disk sets gd_read_block (host tests, queue-less devices).
  */
 typedef int (*gendisk_read_fn)(struct gendisk *disk, u64 lba, void *buf);
+int blk_read_disk_block(struct gendisk *disk, u64 lba, void *buf);
 
 struct gendisk {
 	int		gd_major;			/* [I] */
@@ -148,8 +148,8 @@ bool disk_is_ro(struct gendisk *disk);
 /*
  * disk_rescan - read the partition table again (BLKRRPART)
  * Returns 0 (also when there is no table), -EBUSY while a partition is
- * open or another scan runs, -ENXIO for a deleted disk, or the read error.
- * May sleep.
+ * open or another scan runs, -ENXIO for a deleted disk, or the read error
+ * (the partitions found before stay).  May sleep.
  */
 int disk_rescan(struct gendisk *disk);
 

@@ -10,13 +10,14 @@
  *	part DEV	the raw partition table of a disk: scheme, disk id, and
  *			each entry's start, end, size, type and flags
  *
- * The formats are stable: QEMU tests compare them with sfdisk and sgdisk.
+ * Output goes to the consoles (kprintf), not the log.  The formats are
+ * stable: tests compare them with sfdisk and sgdisk.
  * Sizes print like lsblk: binary units, one decimal unless exact.
  */
 #include "block/bdev.h"
 #include "kernel/errno.h"
 #include "kernel/mm/slab.h"
-#include "kernel/printk.h"
+#include "kernel/console.h"
 #include "kernel/shell.h"
 #include "lib/string.h"
 
@@ -51,13 +52,13 @@ static struct block_device *blk_arg_dev(const char *cmd, const char *spec)
 	struct block_device *bdev = bdev_lookup(spec);
 
 	if (!bdev)
-		printk("%s: %s: no such block device\n", cmd, spec);
+		kprintf("%s: %s: no such block device\n", cmd, spec);
 	return bdev;
 }
 
 static void lsblk_header(void)
 {
-	printk("%-10s %9s %7s %12s %2s %-4s %s\n", "NAME", "MAJ:MIN", "SIZE", "SECTORS", "RO",
+	kprintf("%-10s %9s %7s %12s %2s %-4s %s\n", "NAME", "MAJ:MIN", "SIZE", "SECTORS", "RO",
 	       "TYPE", "MODEL/NAME");
 }
 
@@ -70,7 +71,7 @@ static void lsblk_line(struct block_device *b)
 	blk_human_size(n << SECTOR_SHIFT, size, sizeof(size));
 	snprintf(mm, sizeof(mm), "%u:%u", MAJOR(b->bd_dev), MINOR(b->bd_dev));
 	what = b->bd_partno ? b->bd_part.pe_name : b->bd_disk->gd_model;
-	printk("%-10s %9s %7s %12llu %2d %s%s%s\n", b->bd_name, mm, size,
+	kprintf("%-10s %9s %7s %12llu %2d %s%s%s\n", b->bd_name, mm, size,
 	       (unsigned long long)n, bdev_read_only(b) ? 1 : 0,
 	       b->bd_partno ? "part" : "disk", what[0] ? " " : "", what);
 }
@@ -106,38 +107,38 @@ static void blkid_line(struct block_device *b)
 	char g[PART_GUID_STR_LEN + 1];
 	u32 nr, sig;
 
-	printk("%s:", b->bd_name);
+	kprintf("%s:", b->bd_name);
 	if (b->bd_partno == 0) {
 		scheme = disk_copy_table(b->bd_disk, NULL, 0, &nr, &sig, &guid);
 		if (scheme == PART_SCHEME_GPT) {
 			part_guid_format(&guid, g);
-			printk(KERN_CONT " PTUUID=\"%s\" PTTYPE=\"gpt\"", g);
+			kprintf(" PTUUID=\"%s\" PTTYPE=\"gpt\"", g);
 		} else if (scheme == PART_SCHEME_DOS) {
-			printk(KERN_CONT " PTUUID=\"%08x\" PTTYPE=\"dos\"", sig);
+			kprintf(" PTUUID=\"%08x\" PTTYPE=\"dos\"", sig);
 		}
 	} else {
-		printk(KERN_CONT " PARTUUID=\"%s\"", b->bd_partuuid);
+		kprintf(" PARTUUID=\"%s\"", b->bd_partuuid);
 		if (b->bd_part.pe_sys_ind) {
 			tname = part_dos_type_name(b->bd_part.pe_sys_ind);
-			printk(KERN_CONT " PART_TYPE=\"0x%02x\"", b->bd_part.pe_sys_ind);
+			kprintf(" PART_TYPE=\"0x%02x\"", b->bd_part.pe_sys_ind);
 		} else {
 			tname = part_gpt_type_name(&b->bd_part.pe_type);
 			part_guid_format(&b->bd_part.pe_type, g);
-			printk(KERN_CONT " PART_TYPE=\"%s\"", g);
+			kprintf(" PART_TYPE=\"%s\"", g);
 		}
 		if (tname)
-			printk(KERN_CONT " PART_TYPE_NAME=\"%s\"", tname);
+			kprintf(" PART_TYPE_NAME=\"%s\"", tname);
 		if (b->bd_part.pe_name[0])
-			printk(KERN_CONT " PARTLABEL=\"%s\"", b->bd_part.pe_name);
+			kprintf(" PARTLABEL=\"%s\"", b->bd_part.pe_name);
 	}
 	if (bdev_probe_fs(b, &fs) == 1) {
-		printk(KERN_CONT " TYPE=\"%s\"", fs.fi_type);
+		kprintf(" TYPE=\"%s\"", fs.fi_type);
 		if (fs.fi_uuid[0])
-			printk(KERN_CONT " UUID=\"%s\"", fs.fi_uuid);
+			kprintf(" UUID=\"%s\"", fs.fi_uuid);
 		if (fs.fi_label[0])
-			printk(KERN_CONT " LABEL=\"%s\"", fs.fi_label);
+			kprintf(" LABEL=\"%s\"", fs.fi_label);
 	}
-	printk(KERN_CONT "\n");
+	kprintf("\n");
 }
 
 static int cmd_blkid(int argc, char **argv)
@@ -181,7 +182,7 @@ static void part_entry_line(enum part_scheme scheme, const struct part_entry *pe
 		str_copy(flags, "logical", sizeof(flags));
 	if (scheme == PART_SCHEME_GPT && pe->pe_attrs)
 		snprintf(flags, sizeof(flags), "attrs=%llx", (unsigned long long)pe->pe_attrs);
-	printk("%3u %12llu %12llu %12llu %s (%s)%s%s%s%s%s\n", pe->pe_partno,
+	kprintf("%3u %12llu %12llu %12llu %s (%s)%s%s%s%s%s\n", pe->pe_partno,
 	       (unsigned long long)pe->pe_start,
 	       (unsigned long long)(pe->pe_start + pe->pe_nr_sects - 1),
 	       (unsigned long long)pe->pe_nr_sects, type, tname ? tname : "unknown",
@@ -205,7 +206,7 @@ static int cmd_part(int argc, char **argv)
 	if (!b)
 		return -ECANCELED;
 	if (b->bd_partno) {
-		printk("part: %s is a partition; name its disk\n", b->bd_name);
+		kprintf("part: %s is a partition; name its disk\n", b->bd_name);
 		ret = -ECANCELED;
 		goto put;
 	}
@@ -222,10 +223,10 @@ static int cmd_part(int argc, char **argv)
 		part_guid_format(&guid, g);
 	else
 		snprintf(g, sizeof(g), "0x%08x", sig);
-	printk("%s: scheme %s, disk id %s, %u entries, sectors of 512 bytes\n", b->bd_name,
+	kprintf("%s: scheme %s, disk id %s, %u entries, sectors of 512 bytes\n", b->bd_name,
 	       part_scheme_names[scheme], scheme == PART_SCHEME_NONE ? "-" : g, nr);
 	if (nr)
-		printk("%3s %12s %12s %12s %s\n", "NR", "START", "END", "SECTORS", "TYPE FLAGS NAME");
+		kprintf("%3s %12s %12s %12s %s\n", "NR", "START", "END", "SECTORS", "TYPE FLAGS NAME");
 	for (i = 0; i < nr; i++)
 		part_entry_line(scheme, &tab[i]);
 	kfree(tab);

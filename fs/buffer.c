@@ -21,6 +21,7 @@
  */
 #include "fs/buffer.h"
 #include "block/bio.h"
+#include "block/blkdev_io.h"
 #include "kernel/completion.h"
 #include "kernel/console.h"
 #include "kernel/shell.h"
@@ -635,29 +636,16 @@ int sync_dirty_buffer(struct buffer_head *bh)
 	return err ? -EIO : 0;
 }
 
-/* Empty the device's write cache: a data-less flush bio. */
-static int flush_device(struct block_device *bdev)
-{
-	struct bio *bio = bio_alloc(GFP_NOIO, 0);
-	int err;
-
-	bio->bi_bdev = bdev;
-	bio->bi_rw = REQ_WRITE | REQ_PREFLUSH | REQ_SYNC;
-	err = submit_bio_wait(bio);
-	bio_put(bio);
-	return err;
-}
-
 int sync_blockdev(struct block_device *bdev)
 {
 	int err, ferr;
 
 	if (!cache.data[0])
-		return bdev_read_only(bdev) ? 0 : flush_device(bdev);
+		return bdev_read_only(bdev) ? 0 : blkdev_flush(bdev);
 	err = writeback(bdev);
 	if (bdev_read_only(bdev))
 		return err;
-	ferr = flush_device(bdev);
+	ferr = blkdev_flush(bdev);
 	return err ? err : ferr;
 }
 

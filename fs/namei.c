@@ -80,13 +80,24 @@ static int walk_splice(struct nameidata *nd, struct vnode *link, const char *res
 	return 0;
 }
 
+enum walk_mode {
+	WALK_NORMAL,	/* end on the last component */
+	WALK_PARENT,	/* stop before it, copy it to @last */
+	WALK_CREATE,	/* end on it if it exists, else as WALK_PARENT */
+};
+
 /*
- * Walk @path.  With @parent, stop before the last component and copy it
- * to @last; otherwise end on the last component, following a final
- * symlink if @follow.  The result is nd->nd_cur (referenced).
+ * Walk @path.  WALK_NORMAL ends on the last component, following a final
+ * symlink if @follow; WALK_PARENT stops at its directory and copies the
+ * name to @last; WALK_CREATE does the first if the last component exists
+ * (*found = true) and the second if not, so that a create through a
+ * dangling symlink makes the link's target, as open(O_CREAT) does on Unix.
+ * The result is nd->nd_cur (referenced).
  */
-static int walk(struct nameidata *nd, const char *path, bool follow, bool parent, char *last)
+static int walk(struct nameidata *nd, const char *path, bool follow, enum walk_mode mode,
+		char *last, bool *found)
 {
+	bool parent = mode == WALK_PARENT;
 	char *p, *end;
 	struct vnode *next;
 	size_t len;
@@ -140,6 +151,12 @@ static int walk(struct nameidata *nd, const char *path, bool follow, bool parent
 			continue;
 		}
 		err = nd->nd_cur->v_ops->vop_lookup(nd->nd_cur, p, len, &next);
+		if (err == -ENOENT && mode == WALK_CREATE && is_last && !is_dir_wanted) {
+			memcpy(last, p, len);
+			last[len] = '\0';
+			*found = false;
+			return 0;
+		}
 		if (err)
 			return err;
 		if (VFS_S_ISLNK(next->v_mode) && (!is_last || follow || is_dir_wanted)) {
@@ -187,7 +204,7 @@ int vfs_lookup(const char *path, bool follow, struct vnode **out)
 	err = nd_init(&nd);
 	if (err)
 		return err;
-	err = walk(&nd, path, follow, false, NULL);
+	err = walk(&nd, path, follow, WALK_NORMAL, NULL, NULL);
 	if (err)
 		vnode_put(nd.nd_cur);
 	else
@@ -204,11 +221,36 @@ int vfs_lookup_parent(const char *path, struct vnode **dir, char *name)
 	err = nd_init(&nd);
 	if (err)
 		return err;
-	err = walk(&nd, path, false, true, name);
+	err = walk(&nd, path, false, WALK_PARENT, name, NULL);
 	if (err)
 		vnode_put(nd.nd_cur);
 	else
 		*dir = nd.nd_cur;
+	kfree(nd.nd_path);
+	return err;
+}
+
+/**
+ * vfs_lookup_create - resolve @path for a create
+ * Returns 0 with *found true and the file in *out (following a final
+ * symlink if @follow), or with *found false, the directory the file is to
+ * be made in as *out and its name in @name (VFS_NAME_MAX + 1 bytes).
+ * *out is referenced either way.
+ */
+int vfs_lookup_create(const char *path, bool follow, struct vnode **out, char *name, bool *found)
+{
+	struct nameidata nd;
+	int err;
+
+	err = nd_init(&nd);
+	if (err)
+		return err;
+	*found = true;
+	err = walk(&nd, path, follow, WALK_CREATE, name, found);
+	if (err)
+		vnode_put(nd.nd_cur);
+	else
+		*out = nd.nd_cur;
 	kfree(nd.nd_path);
 	return err;
 }

@@ -196,6 +196,8 @@ int vfs_lookup(const char *path, bool follow, struct vnode **out);
  * component give -EINVAL, "/" alone -EBUSY.
  */
 int vfs_lookup_parent(const char *path, struct vnode **dir, char *name);
+/* For a create: the file if it exists (*found), else its directory and name. */
+int vfs_lookup_create(const char *path, bool follow, struct vnode **out, char *name, bool *found);
 
 /* fs/vfsops.c: operations by path and on open files */
 int vfs_open(const char *path, unsigned flags, u32 mode, struct vfs_file **out);

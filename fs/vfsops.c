@@ -28,22 +28,33 @@ static int vfs_may_modify(const struct vnode *dir)
 	return vfs_ro(dir) ? -EROFS : 0;
 }
 
-static int vfs_create(const char *path, u32 mode, struct vnode **out)
+/* The file @path names, made (empty, @mode) if it does not exist. */
+static int vfs_open_create(const char *path, unsigned flags, u32 mode, struct vnode **out)
 {
+	bool follow = !(flags & (VFS_O_NOFOLLOW | VFS_O_EXCL)), found;
 	char *name = kmalloc(VFS_NAME_MAX + 1, GFP_KERNEL);
-	struct vnode *dir;
+	struct vnode *v;
 	int err;
 
 	if (!name)
 		return -ENOMEM;
-	err = vfs_lookup_parent(path, &dir, name);
+	err = vfs_lookup_create(path, follow, &v, name, &found);
 	if (err)
 		goto free_name;
-	err = vfs_may_modify(dir);
+	if (found) {
+		if (flags & VFS_O_EXCL) {
+			vnode_put(v);
+			err = -EEXIST;
+		} else {
+			*out = v;
+		}
+		goto free_name;
+	}
+	err = vfs_may_modify(v);
 	if (!err)
-		err = dir->v_ops->vop_create ?
-		      dir->v_ops->vop_create(dir, name, strlen(name), mode, out) : -EPERM;
-	vnode_put(dir);
+		err = v->v_ops->vop_create ?
+		      v->v_ops->vop_create(v, name, strlen(name), mode, out) : -EPERM;
+	vnode_put(v);
 free_name:
 	kfree(name);
 	return err;
@@ -62,11 +73,11 @@ int vfs_open(const char *path, unsigned flags, u32 mode, struct vfs_file **out)
 
 	if (acc == VFS_O_ACCMODE)
 		return -EINVAL;
-	err = vfs_lookup(path, !(flags & VFS_O_NOFOLLOW), &v);
-	if (err == -ENOENT && (flags & VFS_O_CREAT))
-		err = vfs_create(path, mode, &v);
-	else if (!err && (flags & VFS_O_CREAT) && (flags & VFS_O_EXCL))
-		err = -EEXIST, vnode_put(v);
+	if (flags & VFS_O_CREAT) {
+		err = vfs_open_create(path, flags, mode, &v);
+	} else {
+		err = vfs_lookup(path, !(flags & VFS_O_NOFOLLOW), &v);
+	}
 	if (err)
 		return err;
 	if (VFS_S_ISLNK(v->v_mode))

@@ -172,8 +172,6 @@ static void *search_root(const struct acpi_mem *mem, const u8 *root, u32 rlen, u
 		/* A bad copy of the table we want is worth reporting over "absent". */
 		if (PTR_ERR(t) != -ENOENT && err == -ENOENT)
 			err = (int)PTR_ERR(t);
-		if (PTR_ERR(t) == -ENOMEM)
-			break;
 	}
 	return ERR_PTR(err);
 }

@@ -47,8 +47,11 @@ static int load_madt(struct acpi_madt_info *mi)
 	int err;
 
 	err = acpi_find_rsdp(&acpi_mem_kernel, &rsdp);
-	if (err) {
-		pr_info("acpi: no RSDP found (%s)\n", errstr(err));
+	if (err == -ENOENT) {
+		pr_info("acpi: no RSDP in the EBDA or the BIOS area\n");
+		return err;
+	} else if (err) {
+		pr_warn("acpi: RSDP search failed (%s)\n", errstr(err));
 		return err;
 	}
 	madt = acpi_load_table(&acpi_mem_kernel, rsdp, "APIC", &len);

@@ -15,7 +15,7 @@ extern const u32 ksyms_count;
 extern const u32 ksyms_addr[];
 extern const char *const ksyms_name[];
 
-#define BACKTRACE_MAX_FRAMES	24
+#define BACKTRACE_MAX_FRAMES	64
 
 const char *ksym_lookup(u32 addr, u32 *offset)
 {
@@ -48,6 +48,7 @@ static void print_frame(u32 pc)
 
 void backtrace_print(u32 pc, u32 ebp)
 {
+	u32 last = 0, repeats = 0;
 	int n;
 
 	printk(KERN_EMERG "backtrace:\n");
@@ -62,9 +63,19 @@ void backtrace_print(u32 pc, u32 ebp)
 		ret = frame[1];
 		if (ret == 0)
 			break;
-		print_frame(ret);
+		if (ret == last) {	/* deep recursion: say it once */
+			repeats++;
+		} else {
+			if (repeats)
+				printk(KERN_EMERG "  ... the frame above %u more times\n", repeats);
+			repeats = 0;
+			print_frame(ret);
+			last = ret;
+		}
 		if (next <= ebp)
 			break;
 		ebp = next;
 	}
+	if (repeats)
+		printk(KERN_EMERG "  ... the frame above %u more times\n", repeats);
 }

@@ -17,6 +17,8 @@
 #include "kernel/printk.h"
 #include "kernel/selftest.h"
 #include "kernel/panic.h"
+#include "kernel/bootinfo.h"
+#include "kernel/mm/page.h"
 
 /* Interrupt/task gate (SDM vol. 3A, 6.11). */
 struct idt_gate {
@@ -181,8 +183,10 @@ void double_fault_report(void)
 	panic_begin();
 	printk(KERN_EMERG "\n*** CPU exception 8 (double fault) at %08x %s%s+0x%x\n",
 	       t->eip, fn ? "in " : "", fn ? fn : "", fn ? off : 0);
-	printk(KERN_EMERG "  esp=%08x ebp=%08x: a kernel stack overflow if esp is "
-	       "at the bottom of a stack (guard page)\n", t->esp, t->ebp);
+	printk(KERN_EMERG "  esp=%08x ebp=%08x\n", t->esp, t->ebp);
+	if (t->esp - (u32)boot_stack_guard < 2 * PAGE_SIZE)
+		printk(KERN_EMERG "  kernel stack overflow: esp reached the guard page "
+		       "below the boot stack\n");
 	printk(KERN_EMERG "  eax=%08x ebx=%08x ecx=%08x edx=%08x esi=%08x edi=%08x\n",
 	       t->eax, t->ebx, t->ecx, t->edx, t->esi, t->edi);
 	backtrace_print(t->eip, t->ebp);

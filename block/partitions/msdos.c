@@ -71,9 +71,9 @@ static void msdos_add_logical(struct parsed_partitions *pp, u32 partno, u64 ebr,
 	u64 s = msdos_sects(pp, start), n = msdos_sects(pp, len);
 
 	if (start <= ebr || start >= ext_end || len > ext_end - start) {
-		part_warn(pp, "logical partition %u (blocks %llu+%llu) leaves its extended "
-			  "partition, dropped", partno, (unsigned long long)start,
-			  (unsigned long long)len);
+		part_warn(pp, "logical partition %u (blocks %llu+%llu) is not inside its "
+			  "extended partition after its EBR, dropped", partno,
+			  (unsigned long long)start, (unsigned long long)len);
 		return;
 	}
 	if (part_find_overlap(pp, s, n, PART_F_EXTENDED)) {

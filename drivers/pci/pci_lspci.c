@@ -4,7 +4,7 @@
  */
 #include "drivers/pci/pci.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
+#include "kernel/console.h"
 #include "kernel/shell.h"
 
 static int cmd_lspci(int argc, char **argv)
@@ -18,10 +18,10 @@ static int cmd_lspci(int argc, char **argv)
 	/* Functions are only added at boot, so the list is stable here. */
 	list_for_each_entry(dev, &pci_sys.ph_devices, pd_link) {
 		pci_format_dev(dev, line, sizeof(line));
-		printk("%s\n", line);
+		kprintf("%s\n", line);
 		for (i = 0; i < ARRAY_SIZE(dev->pd_bar); i++)
 			if (pci_format_bar(&dev->pd_bar[i], i, line, sizeof(line)))
-				printk("%s\n", line);
+				kprintf("%s\n", line);
 	}
 	return 0;
 }

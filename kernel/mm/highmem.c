@@ -15,7 +15,8 @@
  *    return, so one depth counter per CPU suffices.  Works with interrupts
  *    on or off; the caller must not wait while holding one.
  *
- * Lock legend: [k] kmap_lock; [i] this CPU with interrupts off.
+ * Lock legend: [k] pkmap.pk_lock ("kmap_lock"); [i] this CPU with
+ * interrupts off.
  */
 #include "kernel/mm/highmem.h"
 #include "kernel/mm/mm_internal.h"
@@ -36,13 +37,13 @@ struct pkmap_slot {
 	u16		ps_next;	/* [k] hash chain */
 };
 
-static struct {
-	spinlock_t		lock;
-	struct pkmap_slot	slot[LAST_PKMAP];	/* [k] */
-	u16			hash[PKMAP_HASH];	/* [k] first slot of each chain */
-	unsigned		used;			/* [k] slots with a page */
-	unsigned		next;			/* [k] where the free-slot search starts */
-} pkmap = { .lock = SPINLOCK_INIT("kmap_lock") };
+static struct pkmap_area {
+	spinlock_t		pk_lock;
+	struct pkmap_slot	pk_slot[LAST_PKMAP];	/* [k] */
+	u16			pk_hash[PKMAP_HASH];	/* [k] first slot of each chain */
+	unsigned		pk_used;		/* [k] slots with a page */
+	unsigned		pk_next;		/* [k] where the free-slot search starts */
+} pkmap = { .pk_lock = SPINLOCK_INIT("kmap_lock") };
 
 /* Per CPU (one CPU today): the kmap_atomic stack depth. */
 static unsigned km_depth;	/* [i] */
@@ -62,24 +63,24 @@ void kmap_init(void)
 	unsigned i;
 
 	for (i = 0; i < PKMAP_HASH; i++)
-		pkmap.hash[i] = PKMAP_NONE;
+		pkmap.pk_hash[i] = PKMAP_NONE;
 	for (i = 0; i < LAST_PKMAP; i++) {
-		pkmap.slot[i].ps_page = NULL;
-		pkmap.slot[i].ps_count = 0;
-		pkmap.slot[i].ps_next = PKMAP_NONE;
+		pkmap.pk_slot[i].ps_page = NULL;
+		pkmap.pk_slot[i].ps_count = 0;
+		pkmap.pk_slot[i].ps_next = PKMAP_NONE;
 	}
-	pkmap.used = 0;
-	pkmap.next = 0;
+	pkmap.pk_used = 0;
+	pkmap.pk_next = 0;
 	km_depth = 0;
 }
 
 /* Slot mapping page, or PKMAP_NONE.  Caller holds kmap_lock. */
 static unsigned __pkmap_find(const struct page *page)
 {
-	unsigned i = pkmap.hash[pkmap_bucket(page)];
+	unsigned i = pkmap.pk_hash[pkmap_bucket(page)];
 
-	while (i != PKMAP_NONE && pkmap.slot[i].ps_page != page)
-		i = pkmap.slot[i].ps_next;
+	while (i != PKMAP_NONE && pkmap.pk_slot[i].ps_page != page)
+		i = pkmap.pk_slot[i].ps_next;
 	return i;
 }
 
@@ -89,19 +90,19 @@ static unsigned __pkmap_new(struct page *page)
 	unsigned n, i, b;
 
 	for (n = 0; n < LAST_PKMAP; n++) {
-		i = (pkmap.next + n) % LAST_PKMAP;
-		if (!pkmap.slot[i].ps_page)
+		i = (pkmap.pk_next + n) % LAST_PKMAP;
+		if (!pkmap.pk_slot[i].ps_page)
 			break;
 	}
 	if (n == LAST_PKMAP)
 		return PKMAP_NONE;
-	pkmap.next = (i + 1) % LAST_PKMAP;
+	pkmap.pk_next = (i + 1) % LAST_PKMAP;
 	b = pkmap_bucket(page);
-	pkmap.slot[i].ps_page = page;
-	pkmap.slot[i].ps_count = 0;
-	pkmap.slot[i].ps_next = pkmap.hash[b];
-	pkmap.hash[b] = (u16)i;
-	pkmap.used++;
+	pkmap.pk_slot[i].ps_page = page;
+	pkmap.pk_slot[i].ps_count = 0;
+	pkmap.pk_slot[i].ps_next = pkmap.pk_hash[b];
+	pkmap.pk_hash[b] = (u16)i;
+	pkmap.pk_used++;
 	pgtable_map(pkmap_addr(i), page_to_phys(page), PTE_RW | pte_nx);
 	return i;
 }
@@ -124,16 +125,16 @@ void *kmap(struct page *page)
 		return page_address(page);
 	KASSERT(!in_interrupt());
 	for (;;) {
-		spin_lock_irqsave(&pkmap.lock, flags);
+		spin_lock_irqsave(&pkmap.pk_lock, flags);
 		i = __pkmap_find(page);
 		if (i == PKMAP_NONE)
 			i = __pkmap_new(page);
 		if (i != PKMAP_NONE) {
-			pkmap.slot[i].ps_count++;
-			spin_unlock_irqrestore(&pkmap.lock, flags);
+			pkmap.pk_slot[i].ps_count++;
+			spin_unlock_irqrestore(&pkmap.pk_lock, flags);
 			return (void *)pkmap_addr(i);
 		}
-		spin_unlock_irqrestore(&pkmap.lock, flags);
+		spin_unlock_irqrestore(&pkmap.pk_lock, flags);
 		if (!waited) {
 			waited = true;
 			start = ktime_ms();
@@ -152,24 +153,24 @@ void kunmap(struct page *page)
 
 	if (!PageHighMem(page))
 		return;
-	spin_lock_irqsave(&pkmap.lock, flags);
+	spin_lock_irqsave(&pkmap.pk_lock, flags);
 	i = __pkmap_find(page);
 	if (i == PKMAP_NONE)
 		panic("kunmap: frame %#llx is not kmapped",
 		      (unsigned long long)page_to_pfn(page));
-	s = &pkmap.slot[i];
+	s = &pkmap.pk_slot[i];
 	if (--s->ps_count == 0) {
-		u16 *link = &pkmap.hash[pkmap_bucket(page)];
+		u16 *link = &pkmap.pk_hash[pkmap_bucket(page)];
 
 		while (*link != i)
-			link = &pkmap.slot[*link].ps_next;
+			link = &pkmap.pk_slot[*link].ps_next;
 		*link = s->ps_next;
 		s->ps_next = PKMAP_NONE;
 		s->ps_page = NULL;
-		pkmap.used--;
+		pkmap.pk_used--;
 		pgtable_unmap(pkmap_addr(i));
 	}
-	spin_unlock_irqrestore(&pkmap.lock, flags);
+	spin_unlock_irqrestore(&pkmap.pk_lock, flags);
 }
 
 /**
@@ -235,7 +236,7 @@ void zero_page_range(struct page *page, unsigned off, unsigned len)
 
 unsigned kmap_slots_used(void)
 {
-	return READ_ONCE(pkmap.used);
+	return READ_ONCE(pkmap.pk_used);
 }
 
 unsigned kmap_atomic_depth(void)

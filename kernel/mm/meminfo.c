@@ -3,7 +3,8 @@
  * caches, kmap and ioremap use) and `bench mm` (cost of the hot calls).
  *
  * Layer: mm, kernel only; reads the allocators' counters under their
- * locks.  Output formats are stable: tests/qemu/mm-*.sh parse them.
+ * locks and writes to the consoles (kprintf), not the log.  Output
+ * formats are stable: tests/qemu/mm-*.sh parse them.
  *
  *	Zone         total       free    reserve  pfn range
  *	Normal      224768     220011       1024  0x1000-0x38000
@@ -12,8 +13,8 @@
 #include "kernel/mm/mm_internal.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/slab_info.h"
+#include "kernel/console.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
 #include "kernel/shell.h"
 #include "kernel/time.h"
 #include "lib/string.h"
@@ -22,7 +23,7 @@
 
 static int print_cache(const struct kmem_cache_stats *st, void *arg)
 {
-	printk("%-24s %7u %8llu %8llu %6llu %7llu\n", st->cs_name, st->cs_objsize,
+	kprintf("%-24s %7u %8llu %8llu %6llu %7llu\n", st->cs_name, st->cs_objsize,
 	       (unsigned long long)st->cs_active, (unsigned long long)st->cs_total,
 	       (unsigned long long)st->cs_slabs,
 	       (unsigned long long)((st->cs_slabs << st->cs_order) * (PAGE_SIZE / 1024)));
@@ -36,34 +37,34 @@ static int cmd_meminfo(int argc, char **argv)
 
 	if (argc != 1)
 		return -EINVAL;
-	printk("Zone         total       free    reserve  pfn range\n");
+	kprintf("Zone         total       free    reserve  pfn range\n");
 	for (z = 0; z < MAX_NR_ZONES; z++) {
 		const struct zone *zn = &mm_node.n_zones[z];
 
-		printk("%-8s %9llu %10llu %10llu  %#llx-%#llx\n", zone_names[z],
+		kprintf("%-8s %9llu %10llu %10llu  %#llx-%#llx\n", zone_names[z],
 		       (unsigned long long)zone_total_pages(z),
 		       (unsigned long long)zone_free_pages(z),
 		       (unsigned long long)zn->z_reserve,
 		       (unsigned long long)zn->z_start_pfn, (unsigned long long)zn->z_end_pfn);
 	}
-	printk("Free blocks by order:\n");
-	printk("Zone    ");
+	kprintf("Free blocks by order:\n");
+	kprintf("Zone    ");
 	for (o = 0; o < MAX_ORDER; o++)
-		printk(KERN_CONT " %6u", o);
-	printk(KERN_CONT "\n");
+		kprintf(" %6u", o);
+	kprintf("\n");
 	for (z = 0; z < MAX_NR_ZONES; z++) {
 		zone_free_counts(&mm_node, z, counts);
-		printk("%-8s", zone_names[z]);
+		kprintf("%-8s", zone_names[z]);
 		for (o = 0; o < MAX_ORDER; o++)
-			printk(KERN_CONT " %6u", counts[o]);
-		printk(KERN_CONT "\n");
+			kprintf(" %6u", counts[o]);
+		kprintf("\n");
 	}
-	printk("Slab cache                objsize   active    total  slabs     KiB\n");
+	kprintf("Slab cache                objsize   active    total  slabs     KiB\n");
 	slab_for_each_cache(print_cache, NULL);
-	printk("kmalloc large: %llu pages\n", (unsigned long long)kmalloc_large_pages());
-	printk("kmap: %u of %u slots in use, atomic depth %u\n",
+	kprintf("kmalloc large: %llu pages\n", (unsigned long long)kmalloc_large_pages());
+	kprintf("kmap: %u of %u slots in use, atomic depth %u\n",
 	       kmap_slots_used(), LAST_PKMAP, kmap_atomic_depth());
-	printk("ioremap: %u pages mapped\n", vmap_pages_used());
+	kprintf("ioremap: %u pages mapped\n", vmap_pages_used());
 	return 0;
 }
 SHELL_COMMAND("meminfo", cmd_meminfo, "meminfo",
@@ -117,9 +118,9 @@ static int cmd_bench(int argc, char **argv)
 	kmap_ns = per_op(t0);
 	__free_page(page);
 
-	printk("bench mm: alloc_page+free %llu ns\n", (unsigned long long)alloc_ns);
-	printk("bench mm: kmalloc(64)+kfree %llu ns\n", (unsigned long long)kmalloc_ns);
-	printk("bench mm: kmap_atomic+kunmap_atomic %llu ns (%s page)\n",
+	kprintf("bench mm: alloc_page+free %llu ns\n", (unsigned long long)alloc_ns);
+	kprintf("bench mm: kmalloc(64)+kfree %llu ns\n", (unsigned long long)kmalloc_ns);
+	kprintf("bench mm: kmap_atomic+kunmap_atomic %llu ns (%s page)\n",
 	       (unsigned long long)kmap_ns, high ? "HighMem" : "lowmem");
 	return 0;
 }

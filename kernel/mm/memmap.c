@@ -187,7 +187,9 @@ unsigned memmap_remove(struct memmap *m, u64 start, u64 end)
 	unsigned i;
 
 	start = ALIGN_DOWN(start, (u64)PAGE_SIZE);
-	end = end > ~0ULL - PAGE_SIZE ? ~0ULL & PAGE_MASK : ALIGN_UP(end, (u64)PAGE_SIZE);
+	/* (PAGE_MASK is 32 bits wide in the kernel: no use on 64-bit addresses.) */
+	end = end > ~0ULL - PAGE_SIZE ? ALIGN_DOWN(~0ULL, (u64)PAGE_SIZE) :
+					ALIGN_UP(end, (u64)PAGE_SIZE);
 	if (start >= end)
 		return 0;
 	for (i = 0; i < m->mm_nr; i++) {

@@ -39,12 +39,23 @@ typedef u64 pte_t;
 #define PTE_D		(1ULL << 6)
 #define PTE_PS		(1ULL << 7)	/* in a PDE: 2 MiB page */
 #define PTE_G		(1ULL << 8)
+#define PTE_VMALLOC	(1ULL << 9)	/* software (AVL) bit: a vmalloc frame */
 #define PTE_NX		(1ULL << 63)	/* execute disable, only with EFER.NXE */
 #define PTE_ADDR_MASK	0x0000000FFFFFF000ULL	/* bits 12..35: the 64 GiB we support */
 #define PDE_2M_ADDR_MASK 0x0000000FFFE00000ULL
 
 #define PAGE_2M		(2UL << 20)
 #define PTRS_PER_TABLE	512
+
+_Static_assert(sizeof(pte_t) == 8, "PAE entries are 64 bits");
+_Static_assert(PTRS_PER_TABLE * sizeof(pte_t) == PAGE_SIZE, "a table fills a page");
+_Static_assert(LAST_PKMAP <= PTRS_PER_TABLE && KM_SLOTS <= PTRS_PER_TABLE,
+	       "pkmap and fixmap have one page table each");
+_Static_assert(VMALLOC_START % PAGE_2M == 0 && PKMAP_BASE % PAGE_2M == 0 &&
+	       FIXMAP_BASE % PAGE_2M == 0, "areas start on a page-directory entry");
+_Static_assert(VMALLOC_START >= PAGE_OFFSET + (896UL << 20) + (8UL << 20) &&
+	       VMALLOC_END <= PKMAP_BASE && PKMAP_BASE + LAST_PKMAP * PAGE_SIZE <= FIXMAP_BASE,
+	       "the areas do not overlap the linear map or each other");
 
 /* pgtable.c */
 extern u64 mm_lowmem_end;	/* [I] bytes of physical memory linearly mapped */

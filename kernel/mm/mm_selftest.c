@@ -507,3 +507,39 @@ static int test_mempool(void)
 	return 0;
 }
 SELFTEST("mm/mempool/page_pool", test_mempool);
+
+static void probe_touch_range(void *arg)
+{
+	volatile u8 *p = arg;
+	unsigned i;
+
+	for (i = 0; i < 3 * PAGE_SIZE; i += PAGE_SIZE / 4)
+		p[i] = (u8)i;
+}
+
+/* vmalloc: three pages from anywhere, guard pages on both sides, all frames back on vfree. */
+static int test_vmalloc_guards(void)
+{
+	u64 free0 = zone_free_pages(ZONE_DMA) + zone_free_pages(ZONE_NORMAL) +
+		    zone_free_pages(ZONE_HIGHMEM);
+	u8 *p = vmalloc(3 * PAGE_SIZE - 100);
+	unsigned long size;
+	int err;
+
+	ST_ASSERT(p && IS_ALIGNED((unsigned long)p, PAGE_SIZE));
+	ST_EQ(selftest_catch_fault(probe_touch_range, p, NULL), -1);
+	err = expect_fault(probe_read, p - 1, "read below a vmalloc area");
+	if (!err)
+		err = expect_fault(probe_write, p + 3 * PAGE_SIZE, "write above a vmalloc area");
+	if (!err && !(pgtable_lookup((unsigned long)p, &size) & PTE_NX) && pte_nx)
+		err = st_fail("vmalloc memory is executable");
+	vfree(p);
+	if (!err && pgtable_lookup((unsigned long)p, &size))
+		err = st_fail("vfree left %p mapped", p);
+	/* Page tables built for the area stay; nothing else may be missing. */
+	if (!err && zone_free_pages(ZONE_DMA) + zone_free_pages(ZONE_NORMAL) +
+		    zone_free_pages(ZONE_HIGHMEM) + 1 < free0)
+		err = st_fail("vfree did not return the frames");
+	return err;
+}
+SELFTEST("mm/vmap/vmalloc_guards", test_vmalloc_guards);

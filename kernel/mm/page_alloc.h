@@ -35,6 +35,15 @@
 #define DMA_ZONE_END	(16ULL << 20)	/* ISA DMA reach: 24 address bits */
 #define LOWMEM_MAX	(896ULL << 20)	/* linear map size; the rest of 1 GiB is vmalloc, kmap, fixmap */
 
+_Static_assert(MM_MAX_RANGES - 1 <= PG_RANGE_MASK, "range index fits the flags");
+_Static_assert(MAX_NR_ZONES - 1 <= PG_ZONE_MASK, "zone fits the flags");
+_Static_assert(LOWMEM_MAX % (PAGE_SIZE << (MAX_ORDER - 1)) == 0 &&
+	       DMA_ZONE_END % (PAGE_SIZE << (MAX_ORDER - 1)) == 0,
+	       "zone boundaries do not cut a maximal buddy block");
+#ifndef HOST_TEST
+_Static_assert(sizeof(struct page) == 20, "struct page: 20 bytes per 4 KiB frame");
+#endif
+
 struct mm_range {
 	u64		r_start_pfn;	/* [I] first frame */
 	u32		r_nr;		/* [I] frames */

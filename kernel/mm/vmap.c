@@ -1,13 +1,16 @@
 /*
- * ioremap: device MMIO mapped into the vmalloc area (kernel/mm/vmap.h).
+ * The vmalloc area (kernel/mm/vmap.h): ioremap for device MMIO, and
+ * vmalloc for virtually contiguous memory with guard pages (stacks).
  *
  * Layer: mm, kernel only.  The area [VMALLOC_START, VMALLOC_END) is
  * handed out in pages from a bitmap, first fit.  Every mapping has an
  * unmapped guard page on each side, so a driver running off the end of a
- * BAR faults instead of touching its neighbour, and so iounmap() finds a
- * mapping's length by walking its run of used pages.  Pages are mapped
- * PCD|PWT (uncached, SDM Vol. 3A 11.12.3: PAT entry 3 is UC at reset) and
- * NX, at any physical address below 64 GiB.
+ * BAR, or a stack overflowing, faults instead of touching its neighbour;
+ * and the release finds a mapping's length by walking its run of used
+ * pages.  ioremap pages are mapped PCD|PWT (uncached, SDM Vol. 3A 11.12.3:
+ * PAT entry 3 is UC at reset) and NX, at any physical address below
+ * 64 GiB; vmalloc pages are frames of any zone, RW+NX, their PTEs tagged
+ * with a software bit so that iounmap and vfree cannot be mixed up.
  *
  * RAM that the page allocator manages is refused: a second, uncached
  * alias of a cached page is undefined behaviour on x86 (SDM 11.12.4).
@@ -52,6 +55,58 @@ static unsigned __vmap_find(unsigned n)
 	return VMAP_PAGES;
 }
 
+static unsigned long vmap_va(unsigned i)
+{
+	return VMALLOC_START + (unsigned long)i * PAGE_SIZE;
+}
+
+/*
+ * Reserve n pages between guards and build their page tables; returns
+ * the first page's index, or VMAP_PAGES when there is no room.  Caller
+ * holds vmap_lock.
+ */
+static unsigned __vmap_reserve(unsigned n)
+{
+	unsigned at = __vmap_find(n), i;
+
+	if (at == VMAP_PAGES)
+		return VMAP_PAGES;
+	at++;	/* past the leading guard */
+	for (i = 0; i < n; i++)
+		if (!pgtable_pte_slot(vmap_va(at + i), true))
+			return VMAP_PAGES;	/* tables built so far stay for later use */
+	for (i = 0; i < n; i++)
+		set_used(at + i, true);
+	vmap_nr_used += n;
+	return at;
+}
+
+/*
+ * Unmap the area that starts at index i, freeing its frames if it came
+ * from vmalloc(); who names the caller for the panic on a bad address.
+ * Caller holds vmap_lock.
+ */
+static void __vmap_release(unsigned i, bool is_vmalloc, const char *who, const void *addr)
+{
+	unsigned long size;
+	pte_t first;
+
+	if (!used(i) || (i > 0 && used(i - 1)))
+		panic("%s: %p is not the start of a mapping", who, addr);
+	first = pgtable_lookup(vmap_va(i), &size);
+	if (!!(first & PTE_VMALLOC) != is_vmalloc)
+		panic("%s: %p was mapped by %s", who, addr, is_vmalloc ? "ioremap" : "vmalloc");
+	for (; i < VMAP_PAGES && used(i); i++) {
+		pte_t pte = pgtable_lookup(vmap_va(i), &size);
+
+		pgtable_unmap(vmap_va(i));
+		set_used(i, false);
+		vmap_nr_used--;
+		if (is_vmalloc && pte)
+			__free_page(pfn_to_page((pte & PTE_ADDR_MASK) >> PAGE_SHIFT));
+	}
+}
+
 /**
  * ioremap - map device memory uncached
  * @phys: physical address, any alignment, below 64 GiB
@@ -82,23 +137,13 @@ void *ioremap(phys_addr_t phys, size_t size)
 	}
 
 	spin_lock_irqsave(&vmap_lock, flags);
-	at = __vmap_find(n);
-	if (at == VMAP_PAGES)
-		goto out;
-	at++;	/* past the leading guard */
-	for (i = 0; i < n; i++) {
-		/* Page tables first, so that a failure leaves nothing half-mapped. */
-		if (!pgtable_pte_slot(VMALLOC_START + (at + i) * PAGE_SIZE, true))
-			goto out;
+	at = __vmap_reserve(n);
+	if (at != VMAP_PAGES) {
+		for (i = 0; i < n; i++)
+			pgtable_map(vmap_va(at + i), base + (u64)i * PAGE_SIZE,
+				    PTE_RW | PTE_PCD | PTE_PWT | pte_nx);
+		va = vmap_va(at) + (unsigned long)(phys - base);
 	}
-	for (i = 0; i < n; i++) {
-		set_used(at + i, true);
-		pgtable_map(VMALLOC_START + (at + i) * PAGE_SIZE, base + (u64)i * PAGE_SIZE,
-			    PTE_RW | PTE_PCD | PTE_PWT | pte_nx);
-	}
-	vmap_nr_used += n;
-	va = VMALLOC_START + at * PAGE_SIZE + (unsigned long)(phys - base);
-out:
 	spin_unlock_irqrestore(&vmap_lock, flags);
 	if (!va)
 		pr_err("ioremap: no room for %u pages at %#llx\n", n, (unsigned long long)phys);
@@ -109,21 +154,72 @@ out:
 void iounmap(void *addr)
 {
 	unsigned long va = (unsigned long)addr & PAGE_MASK, flags;
-	unsigned i;
 
 	if (!addr)
 		return;
 	if (va < VMALLOC_START || va >= VMALLOC_END)
 		panic("iounmap: %p is not in the ioremap area", addr);
-	i = (va - VMALLOC_START) / PAGE_SIZE;
 	spin_lock_irqsave(&vmap_lock, flags);
-	if (!used(i) || (i > 0 && used(i - 1)))
-		panic("iounmap: %p is not the start of a mapping", addr);
-	for (; i < VMAP_PAGES && used(i); i++) {
-		pgtable_unmap(VMALLOC_START + i * PAGE_SIZE);
-		set_used(i, false);
-		vmap_nr_used--;
+	__vmap_release((va - VMALLOC_START) / PAGE_SIZE, false, "iounmap", addr);
+	spin_unlock_irqrestore(&vmap_lock, flags);
+}
+
+/**
+ * vmalloc - virtually contiguous memory from frames of any zone
+ * @size: bytes, > 0; rounded up to pages
+ *
+ * RW+NX, with an unmapped guard page below and above: what a kernel
+ * stack needs.  Returns the page-aligned start or NULL.  Not from
+ * interrupt context.
+ */
+void *vmalloc(size_t size)
+{
+	unsigned long flags, va = 0;
+	unsigned n, i, at;
+
+	if (size == 0 || size > (VMALLOC_END - VMALLOC_START) / 2)
+		return NULL;
+	n = (unsigned)DIV_ROUND_UP(size, PAGE_SIZE);
+	spin_lock_irqsave(&vmap_lock, flags);
+	at = __vmap_reserve(n);
+	if (at == VMAP_PAGES)
+		goto unlock;
+	for (i = 0; i < n; i++) {
+		struct page *page = alloc_page(GFP_KERNEL | __GFP_HIGHMEM | __GFP_NOWARN);
+
+		if (!page)
+			goto unwind;
+		pgtable_map(vmap_va(at + i), page_to_phys(page), PTE_RW | pte_nx | PTE_VMALLOC);
 	}
+	va = vmap_va(at);
+	goto unlock;
+
+unwind:
+	while (i-- > 0) {
+		unsigned long sz;
+		pte_t pte = pgtable_lookup(vmap_va(at + i), &sz);
+
+		pgtable_unmap(vmap_va(at + i));
+		__free_page(pfn_to_page((pte & PTE_ADDR_MASK) >> PAGE_SHIFT));
+	}
+	for (i = 0; i < n; i++)
+		set_used(at + i, false);
+	vmap_nr_used -= n;
+unlock:
+	spin_unlock_irqrestore(&vmap_lock, flags);
+	return (void *)va;
+}
+
+void vfree(void *addr)
+{
+	unsigned long va = (unsigned long)addr, flags;
+
+	if (!addr)
+		return;
+	if (va < VMALLOC_START || va >= VMALLOC_END || !IS_ALIGNED(va, PAGE_SIZE))
+		panic("vfree: %p did not come from vmalloc", addr);
+	spin_lock_irqsave(&vmap_lock, flags);
+	__vmap_release((va - VMALLOC_START) / PAGE_SIZE, true, "vfree", addr);
 	spin_unlock_irqrestore(&vmap_lock, flags);
 }
 

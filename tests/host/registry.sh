@@ -21,7 +21,7 @@ if ! ${HOSTCC:-cc} -std=gnu11 -g -O1 -I. -DHOST_TEST -Wall -Wextra -Werror \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -o "$tool" \
 	tests/host/blktool.c block/genhd.c block/bdev.c block/partitions/check.c \
 	block/partitions/msdos.c block/partitions/efi.c lib/crc32.c lib/strutil.c \
-	lib/errstr.c tests/unit/fakes/slab_fake.c tests/unit/fakes/param_fake.c \
+	lib/errstr.c tests/unit/fakes/slab_fake.c tests/unit/fakes/param_fake.c tests/unit/fakes/console_fake.c \
 	tests/unit/host/kernel_shim.c 2>build/host/blktool.log; then
 	echo "not ok - registry/build # $(head -1 build/host/blktool.log)"
 	exit 1
@@ -76,8 +76,9 @@ if ! "$tool" -w sda2 "$img/gpt3t.raw" >"$img/gpt3t.write" 2>&1; then
 	exit 0
 fi
 s=$(sed -n 's/^wrote //p' "$img/gpt3t.write")
-want=$(sed -n 's/^[^ ]*[^0-9]2 : start= *\([0-9]*\), size= *\([0-9]*\),.*/\1 \2/p' "$img/gpt3t.dump" |
-	awk '{ print $1 + $2 - 1 }')
+read -r start size < <(sed -n 's/^[^ ]*[^0-9]2 : start= *\([0-9]*\), size= *\([0-9]*\),.*/\1 \2/p' \
+	"$img/gpt3t.dump")
+want=$((start + size - 1))
 got=$(dd if="$img/gpt3t.raw" bs=512 skip="$s" count=1 status=none | tr -d '\0')
 if [ "$s" = "$want" ] && [ "$s" -gt 4294967295 ] && [ "$got" = "blktool $s" ]; then
 	echo "ok - registry/write_beyond_2t"

@@ -19,3 +19,15 @@ boot panic --timeout 60 --cmdline 'run="crash panic"'
 expect_rc "traps/panic/fails-run" 1
 expect_out "traps/panic/message" 'Kernel panic: crash command'
 expect_out "traps/panic/backtrace" '\[<c[0-9a-f]+>\] cmd_crash\+0x'
+
+# With mm's page tables: kernel text is read-only, and the boot stack has
+# an unmapped guard page, so an overflow is a double fault with a report.
+boot text --timeout 60 --cmdline 'run="crash text"'
+expect_rc "traps/text/fails-run" 1
+expect_out "traps/text/write-protected" 'page fault: address 0xc[0-9a-f]+, write, protection violation, kernel mode'
+
+boot stack --timeout 60 --cmdline 'run="crash stack"'
+expect_rc "traps/stack/fails-run" 1
+expect_out "traps/stack/double-fault" 'CPU exception 8 \(double fault\) at c[0-9a-f]+ in recurse'
+expect_out "traps/stack/overflow-named" 'kernel stack overflow: esp reached the guard page'
+expect_out "traps/stack/recursion-folded" 'the frame above [0-9]+ more times'

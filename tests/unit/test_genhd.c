@@ -420,10 +420,13 @@ static void test_rescan(void)
 	CHECK_EQ(ro, 1);
 	CHECK_EQ(bdev_ioctl(p5, FMODE_READ, 0x4242, 0), -ENOTTY);
 
-	/* an unreadable disk: the rescan reports it, the old table goes */
+	/* an unreadable disk: the rescan reports it and keeps the old table */
 	bdev_put(p5);
 	rd.rd_fail = true;
 	CHECK_EQ(disk_rescan(disk), -EIO);
+	p5 = bdev_lookup("sda5");
+	CHECK(p5 != NULL);
+	bdev_put(p5);
 	rd.rd_fail = false;
 	CHECK_EQ(disk_rescan(disk), 0);
 	p5 = bdev_lookup("sda5");

@@ -2,12 +2,13 @@
  * Host tests of the registry's shell commands (block/genhd_cmds.c, included
  * here so its static functions can be called): the size format, and the
  * exact output of lsblk, blkid and part for a RAM disk with a dos table,
- * captured from the host printk (which writes to stderr).
+ * captured from the console fake's kprintf.
  */
 #include "block/genhd_cmds.c"
 #include "tests/unit/unit.h"
 #include "tests/unit/host/shim.h"
 #include "tests/unit/fakes/fakes.h"
+#include "tests/unit/fakes/console_fake.h"
 #include "block/partitions/msdos.h"
 
 #define RD_BLOCKS	8192
@@ -37,15 +38,13 @@ static void mbr_set(u64 lba, int slot, u8 type, u32 start, u32 size, u8 boot)
 static int run(int (*fn)(int, char **), const char *a0, const char *a1, char *out, size_t size)
 {
 	char *argv[3] = { (char *)a0, (char *)a1, NULL };
-	FILE *f = tmpfile(), *saved = stderr;
+	FILE *f = tmpfile();
 	size_t n;
 	int ret;
 
-	stderr = f;
-	host_printk_quiet = false;
+	host_console = f;
 	ret = fn(a1 ? 2 : 1, argv);
-	host_printk_quiet = true;
-	stderr = saved;
+	host_console = NULL;
 	fflush(f);
 	rewind(f);
 	n = fread(out, 1, size - 1, f);

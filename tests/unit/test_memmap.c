@@ -330,7 +330,42 @@ static void test_random_oracle(void)
 	}
 }
 
+/*
+ * A GRUB EFI style map: fragmented, with types 3 (ACPI reclaimable),
+ * 4 (ACPI NVS) and 20 (GRUB_MEMORY_CODE) between usable runs.  Only type 1
+ * is usable; touching usable runs merge.
+ */
+static void test_efi_fragmented(void)
+{
+	static const struct boot_mmap_entry e[] = {
+		{ 0x0, 0xa0000, R },
+		{ 0x100000, 0x700000, R },
+		{ 0x800000, 0x8000, 4 },
+		{ 0x808000, 0x8000, R },
+		{ 0x810000, 0xf0000, 4 },
+		{ 0x900000, 0x3e000000, R },
+		{ 0x3e900000, 0x200000, 20 },
+		{ 0x3eb00000, 0x100000, R },
+		{ 0x3ec00000, 0x100000, R },	/* touches the previous one */
+		{ 0x3ed00000, 0x80000, 3 },
+		{ 0x3ed80000, 0x1280000, R },
+		{ 0xffc00000ULL, 0x400000, X },
+	};
+	struct memmap m;
+	unsigned w = memmap_sanitize(&m, e, ARRAY_SIZE(e), 0, 0, 0, NULL, 0);
+
+	CHECK_EQ(w, 0);
+	CHECK(sane(&m));
+	CHECK_EQ(m.mm_nr, 6);
+	CHECK_EQ(m.mm_reg[2].mr_start, 0x808000);
+	CHECK_EQ(m.mm_reg[2].mr_end, 0x810000);
+	CHECK_EQ(m.mm_reg[4].mr_start, 0x3eb00000);
+	CHECK_EQ(m.mm_reg[4].mr_end, 0x3ed00000);
+	CHECK_EQ(m.mm_reg[5].mr_end, 0x40000000);
+}
+
 static const struct unit_case cases[] = {
+	{ "grub_efi_fragmented", test_efi_fragmented },
 	{ "qemu_pc_128m", test_pc128 },
 	{ "qemu_pc_8g", test_pc8g },
 	{ "qemu_q35_8g", test_q35_8g },

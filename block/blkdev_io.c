@@ -1,0 +1,153 @@
+/*
+ * Byte-addressed synchronous I/O on block devices (block/blkdev_io.h).
+ *
+ * The middle of a request that covers whole logical blocks goes straight
+ * from the caller's buffer as bios of up to BIO_MAX_VECS pages; the ends
+ * go through a one-block bounce buffer, read-modify-write for writes.
+ */
+#include "block/blkdev_io.h"
+#include "block/bdev.h"
+#include "block/bio.h"
+#include "block/genhd.h"
+#include "kernel/errno.h"
+#include "kernel/mm/page.h"
+#include "kernel/mm/slab.h"
+#include "lib/string.h"
+
+u64 blkdev_size(struct block_device *bdev)
+{
+	return (u64)bdev_nr_sects(bdev) << SECTOR_SHIFT;
+}
+
+static u32 lblock(struct block_device *bdev)
+{
+	u32 lbs = bdev->bd_disk->gd_logical_block_size;
+
+	return lbs ? lbs : SECTOR_SIZE;
+}
+
+/* Whole blocks: len and off multiples of the logical block size. */
+static int rw_blocks(struct block_device *bdev, u8 *buf, size_t len, u64 off, bool write)
+{
+	while (len) {
+		size_t chunk = min(len, (size_t)BIO_MAX_VECS * PAGE_SIZE - PAGE_SIZE);
+		struct bio *bio = bio_alloc(GFP_NOIO, BIO_MAX_VECS);
+		size_t done = 0;
+		int err;
+
+		bio->bi_bdev = bdev;
+		bio->bi_iter.bi_sector = off >> SECTOR_SHIFT;
+		bio->bi_rw = write ? REQ_WRITE : 0;
+		while (done < chunk) {
+			u8 *p = buf + done;
+			u32 in_page = (u32)((uintptr_t)p & ~PAGE_MASK);
+			u32 n = (u32)min(chunk - done, (size_t)(PAGE_SIZE - in_page));
+
+			if (bio_add_page(bio, virt_to_page(p), n, in_page) != (int)n)
+				break;	/* the queue's limits: send what we have */
+			done += n;
+		}
+		if (done == 0) {
+			bio_put(bio);
+			return -EIO;
+		}
+		err = submit_bio_wait(bio);
+		bio_put(bio);
+		if (err)
+			return err;
+		buf += done;
+		off += done;
+		len -= done;
+	}
+	return 0;
+}
+
+/*
+ * One partial block at block-aligned offset @blk: [skip, skip+n) of it.
+ * The bounce block is read first; for a write the new bytes go in and it
+ * goes back.
+ */
+static int rw_partial(struct block_device *bdev, u8 *bounce, u32 lbs, u64 blk,
+		      u32 skip, u8 *buf, u32 n, bool write)
+{
+	int err = rw_blocks(bdev, bounce, lbs, blk, false);
+
+	if (err)
+		return err;
+	if (!write) {
+		memcpy(buf, bounce + skip, n);
+		return 0;
+	}
+	memcpy(bounce + skip, buf, n);
+	return rw_blocks(bdev, bounce, lbs, blk, true);
+}
+
+static long blkdev_rw(struct block_device *bdev, u8 *buf, size_t len, u64 off, bool write)
+{
+	u32 lbs = lblock(bdev);
+	u64 size = blkdev_size(bdev);
+	size_t total;
+	u8 *bounce = NULL;
+	long ret;
+	int err = 0;
+
+	if (off >= size)
+		return 0;
+	if (len > size - off)
+		len = (size_t)(size - off);
+	total = len;
+	if ((off | len) & (lbs - 1)) {
+		bounce = kmalloc(lbs, GFP_KERNEL);
+		if (!bounce)
+			return -ENOMEM;
+	}
+	if (off & (lbs - 1)) {			/* head */
+		u32 skip = (u32)(off & (lbs - 1));
+		u32 n = (u32)min((size_t)(lbs - skip), len);
+
+		err = rw_partial(bdev, bounce, lbs, off - skip, skip, buf, n, write);
+		if (err)
+			goto out;
+		buf += n;
+		off += n;
+		len -= n;
+	}
+	if (len >= lbs) {			/* middle */
+		size_t mid = len & ~(size_t)(lbs - 1);
+
+		err = rw_blocks(bdev, buf, mid, off, write);
+		if (err)
+			goto out;
+		buf += mid;
+		off += mid;
+		len -= mid;
+	}
+	if (len)				/* tail */
+		err = rw_partial(bdev, bounce, lbs, off, 0, buf, (u32)len, write);
+out:
+	kfree(bounce);
+	ret = err ? err : (long)total;
+	return ret;
+}
+
+long blkdev_pread(struct block_device *bdev, void *buf, size_t len, u64 off)
+{
+	return blkdev_rw(bdev, buf, len, off, false);
+}
+
+long blkdev_pwrite(struct block_device *bdev, const void *buf, size_t len, u64 off)
+{
+	return blkdev_rw(bdev, (u8 *)buf, len, off, true);
+}
+
+int blkdev_flush(struct block_device *bdev)
+{
+	struct bio *bio = bio_alloc(GFP_NOIO, 0);
+	int err;
+
+	bio->bi_bdev = bdev;
+	bio->bi_rw = REQ_WRITE | REQ_PREFLUSH;
+	err = submit_bio_wait(bio);
+	bio_put(bio);
+	return err;
+}

@@ -1,0 +1,163 @@
+/*
+ * mem: a RAM disk in the make_request style (Linux's brd): bios come
+ * straight from the block layer, already split and bounced, and are
+ * copied to or from a store of pages allocated on first write, from any
+ * zone including highmem.  Reads of never-written sectors give zeros.
+ * The store is a two-level table: a directory of leaf tables of
+ * MEMDISK_LEAF_PAGES page pointers each, both allocated on demand.
+ *
+ * Parameters: mem.count (default 1), mem.size (bytes each, default 64M;
+ * only what is written takes memory).  Disks are mem0, mem1, ...
+ */
+#include "drivers/block/ramvar.h"
+#include "block/blkdev.h"
+#include "kernel/errno.h"
+#include "kernel/init.h"
+#include "kernel/param.h"
+#include "kernel/printk.h"
+#include "kernel/mm/highmem.h"
+#include "kernel/mm/slab.h"
+#include "lib/string.h"
+
+static unsigned mem_count = 1;
+static u64 mem_size = 64 * MiB;
+PARAM_UINT("mem.count", mem_count, "number of memory disks (make_request style)");
+PARAM_SIZE("mem.size", mem_size, "size of each memory disk, bytes (K/M/G)");
+
+/*
+ * The store page for page index idx, or NULL; with alloc, allocate it
+ * (and its leaf table) when missing.  Disk lock held.
+ */
+static struct page *mem_lookup(struct memdisk *md, u64 idx, bool alloc)
+{
+	struct page ***leaf = &md->md_dir[idx / MEMDISK_LEAF_PAGES];
+	struct page **slot;
+
+	if (!*leaf) {
+		if (!alloc)
+			return NULL;
+		*leaf = kcalloc(MEMDISK_LEAF_PAGES, sizeof(struct page *), GFP_ATOMIC);
+		if (!*leaf)
+			return NULL;
+	}
+	slot = &(*leaf)[idx % MEMDISK_LEAF_PAGES];
+	if (!*slot && alloc) {
+		*slot = alloc_page(__GFP_HIGHMEM | __GFP_ZERO | __GFP_ATOMIC);
+		md->md_pages += *slot != NULL;
+	}
+	return *slot;
+}
+
+/* Copy one piece of a bio; 0 or -ENOMEM when a store page cannot be had. */
+static int mem_copy(struct memdisk *md, u64 pos, struct bio_vec *bv, bool write)
+{
+	u32 off = bv->bv_offset, len = bv->bv_len, n, so;
+	struct page *sp;
+
+	while (len) {
+		so = (u32)(pos & (PAGE_SIZE - 1));
+		n = min(len, (u32)PAGE_SIZE - so);
+		sp = mem_lookup(md, pos >> PAGE_SHIFT, write);
+		if (write && !sp)
+			return -ENOMEM;
+		if (write)
+			copy_page_range(sp, so, bv->bv_page, off, n);
+		else if (sp)
+			copy_page_range(bv->bv_page, off, sp, so, n);
+		else
+			zero_page_range(bv->bv_page, off, n);
+		pos += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static void mem_make_request(struct request_queue *q, struct bio *bio)
+{
+	struct memdisk *md = q->q_queuedata;
+	u64 pos = bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	unsigned long flags;
+	struct bvec_iter it;
+	struct bio_vec bv;
+	int err = 0;
+
+	if (bio_end_sector(bio) > md->md_nr_sectors) {
+		bio_endio(bio, -EIO);
+		return;
+	}
+	spin_lock_irqsave(&md->md_lock, flags);
+	bio_for_each_segment(bv, bio, it) {
+		err = mem_copy(md, pos, &bv, bio_is_write(bio));
+		if (err)
+			break;
+		pos += bv.bv_len;
+	}
+	spin_unlock_irqrestore(&md->md_lock, flags);
+	bio_endio(bio, err);	/* a flush has nothing to do: the store is the media */
+}
+
+/**
+ * memdisk_create - a memory disk of bytes (rounded down to pages).
+ * Return: the disk, or NULL (already reported).
+ */
+struct memdisk *memdisk_create(const char *name, u64 bytes)
+{
+	struct memdisk *md = kzalloc(sizeof(*md), GFP_KERNEL);
+	u64 pages = bytes >> PAGE_SHIFT;
+
+	if (!md)
+		goto fail;
+	spin_lock_init(&md->md_lock, "mem");
+	md->md_nr_sectors = pages << (PAGE_SHIFT - SECTOR_SHIFT);
+	md->md_nr_leaves = DIV_ROUND_UP(pages, MEMDISK_LEAF_PAGES);
+	md->md_dir = kcalloc(md->md_nr_leaves, sizeof(*md->md_dir), GFP_KERNEL);
+	if (!md->md_dir)
+		goto free_md;
+	md->md_queue = blk_alloc_queue(name);
+	if (!md->md_queue)
+		goto free_dir;
+	blk_queue_make_request(md->md_queue, mem_make_request);
+	md->md_queue->q_queuedata = md;
+	md->md_queue->q_nr_sectors = md->md_nr_sectors;
+	return md;
+
+free_dir:
+	kfree(md->md_dir);
+free_md:
+	kfree(md);
+fail:
+	pr_err("%s: cannot create a memory disk of %llu bytes\n", name, (unsigned long long)bytes);
+	return NULL;
+}
+
+void memdisk_destroy(struct memdisk *md)
+{
+	u64 l, i;
+
+	blk_cleanup_queue(md->md_queue);
+	for (l = 0; l < md->md_nr_leaves; l++) {
+		if (!md->md_dir[l])
+			continue;
+		for (i = 0; i < MEMDISK_LEAF_PAGES; i++)
+			if (md->md_dir[l][i])
+				__free_page(md->md_dir[l][i]);
+		kfree(md->md_dir[l]);
+	}
+	kfree(md->md_dir);
+	kfree(md);
+}
+
+static int mem_init(void)
+{
+	char name[16];
+	unsigned i;
+
+	for (i = 0; i < mem_count; i++) {
+		snprintf(name, sizeof(name), "mem%u", i);
+		if (!memdisk_create(name, mem_size))
+			return -ENOMEM;	/* error already printed */
+	}
+	return 0;
+}
+device_initcall(mem_init);

@@ -1,0 +1,152 @@
+/*
+ * nullb: a block device that moves no data, the benchmark target for the
+ * block layer's own cost (Linux's null_blk).  Requests complete either
+ * inside request_fn (nullb.irqmode=0) or from a timer, as an interrupt
+ * would (irqmode=1, after nullb.completion_us, at tick resolution).
+ * nullb.depth bounds the requests it holds and, with nullb.tags=1, is the
+ * depth of a tag map; nullb.bio=1 takes bios directly (make_request).
+ * Reads return whatever the buffers held: verify cannot pass on it.
+ *
+ * Parameters: nullb.count (default 1), nullb.size (default 1G),
+ * nullb.irqmode, nullb.completion_us (10), nullb.depth (32), nullb.tags
+ * (1), nullb.bio (0).  Disks are nullb0, nullb1, ...
+ */
+#include "block/blkdev.h"
+#include "kernel/errno.h"
+#include "kernel/init.h"
+#include "kernel/param.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
+#include "kernel/timer.h"
+#include "kernel/mm/slab.h"
+#include "lib/string.h"
+
+static unsigned nullb_count = 1;
+static u64 nullb_size = GiB;
+static unsigned nullb_irqmode;
+static unsigned nullb_completion_us = 10;
+static unsigned nullb_depth = 32;
+static bool nullb_tags = true;
+static bool nullb_bio;
+PARAM_UINT("nullb.count", nullb_count, "number of null block devices");
+PARAM_SIZE("nullb.size", nullb_size, "capacity of each null device, bytes");
+PARAM_UINT("nullb.irqmode", nullb_irqmode, "0: complete in request_fn, 1: from a timer");
+PARAM_UINT("nullb.completion_us", nullb_completion_us, "timer completion delay, us");
+PARAM_UINT("nullb.depth", nullb_depth, "requests held at once (1..32 with tags)");
+PARAM_BOOL("nullb.tags", nullb_tags, "use a tag map of nullb.depth");
+PARAM_BOOL("nullb.bio", nullb_bio, "make_request style instead of request_fn");
+
+#define NULLB_MAX_DEPTH	256u
+
+/* Lock legend: [l] nb_lock (the queue lock), [I] immutable. */
+struct nullb {
+	spinlock_t		nb_lock;
+	struct request_queue	*nb_queue;		/* [I] */
+	struct timer_list	nb_timer;		/* [l] */
+	u32			nb_depth;		/* [I] */
+	u32			nb_held;		/* [l] */
+	struct request		*nb_ring[NULLB_MAX_DEPTH]; /* [l] FIFO of held requests */
+	u64			nb_due[NULLB_MAX_DEPTH];   /* [l] completion time, ns */
+	u32			nb_head;		/* [l] */
+};
+
+static void nullb_request_fn(struct request_queue *q)
+{
+	struct nullb *nb = q->q_queuedata;
+	struct request *rq;
+	u32 slot;
+
+	while (nb->nb_held < nb->nb_depth && (rq = blk_peek_request(q))) {
+		if (blk_queue_tagged(q)) {
+			if (blk_queue_start_tag(q, rq))
+				return;
+		} else {
+			blk_start_request(rq);
+		}
+		if (!nullb_irqmode) {
+			__blk_end_request_all(rq, 0);
+			continue;
+		}
+		slot = (nb->nb_head + nb->nb_held++) % NULLB_MAX_DEPTH;
+		nb->nb_ring[slot] = rq;
+		nb->nb_due[slot] = ktime_ns() + nullb_completion_us * NSEC_PER_USEC;
+		if (!timer_pending(&nb->nb_timer))
+			mod_timer(&nb->nb_timer, get_jiffies_64() + 1);
+	}
+}
+
+/* The "interrupt": end every held request that is due. */
+static void nullb_timer_fn(struct timer_list *t)
+{
+	struct nullb *nb = container_of(t, struct nullb, nb_timer);
+	unsigned long flags;
+	u64 now = ktime_ns();
+
+	spin_lock_irqsave(&nb->nb_lock, flags);
+	while (nb->nb_held && nb->nb_due[nb->nb_head] <= now) {
+		struct request *rq = nb->nb_ring[nb->nb_head];
+
+		nb->nb_head = (nb->nb_head + 1) % NULLB_MAX_DEPTH;
+		nb->nb_held--;
+		__blk_end_request_all(rq, 0);
+	}
+	__blk_run_queue(nb->nb_queue);
+	if (nb->nb_held && !timer_pending(&nb->nb_timer))
+		mod_timer(&nb->nb_timer, get_jiffies_64() + 1);
+	spin_unlock_irqrestore(&nb->nb_lock, flags);
+}
+
+static void nullb_make_request(struct request_queue *q, struct bio *bio)
+{
+	bio_endio(bio, 0);
+}
+
+static int nullb_create(const char *name)
+{
+	struct nullb *nb = kzalloc(sizeof(*nb), GFP_KERNEL);
+
+	if (!nb)
+		return -ENOMEM;
+	spin_lock_init(&nb->nb_lock, "nullb");
+	timer_setup(&nb->nb_timer, nullb_timer_fn);
+	nb->nb_depth = clamp(nullb_depth, 1u, nullb_tags ? BLK_TAG_MAX_DEPTH : NULLB_MAX_DEPTH);
+	if (nullb_bio) {
+		nb->nb_queue = blk_alloc_queue(name);
+		if (nb->nb_queue)
+			blk_queue_make_request(nb->nb_queue, nullb_make_request);
+	} else {
+		nb->nb_queue = blk_init_queue(nullb_request_fn, &nb->nb_lock, name);
+	}
+	if (!nb->nb_queue)
+		goto free_nb;
+	nb->nb_queue->q_queuedata = nb;
+	nb->nb_queue->q_nr_sectors = nullb_size >> SECTOR_SHIFT;
+	blk_queue_max_hw_sectors(nb->nb_queue, 2048);
+	blk_queue_max_sectors(nb->nb_queue, 2048);
+	if (!nullb_bio && nullb_tags && blk_queue_init_tags(nb->nb_queue, nb->nb_depth, NULL))
+		goto free_queue;
+	return 0;
+
+free_queue:
+	blk_cleanup_queue(nb->nb_queue);
+free_nb:
+	kfree(nb);
+	pr_err("%s: cannot create\n", name);
+	return -ENOMEM;
+}
+
+static int nullb_init(void)
+{
+	char name[16];
+	unsigned i;
+	int err;
+
+	for (i = 0; i < nullb_count; i++) {
+		snprintf(name, sizeof(name), "nullb%u", i);
+		err = nullb_create(name);
+		if (err)
+			return err;	/* error already printed */
+	}
+	return 0;
+}
+device_initcall(nullb_init);

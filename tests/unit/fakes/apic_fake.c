@@ -1,0 +1,31 @@
+/* Host stand-ins for kernel/apic.h: see apic_fake.h. */
+#include "tests/unit/fakes/apic_fake.h"
+#include "kernel/apic.h"
+#include "kernel/irqchip.h"
+
+bool host_ioapic_on;
+int host_ioapic_pci_ret;
+int host_ioapic_pci_last = -1;
+int host_msi_next = 40;
+
+bool ioapic_active(void)
+{
+	return host_ioapic_on;
+}
+
+int ioapic_isa_irq_pci(unsigned irq)
+{
+	host_ioapic_pci_last = (int)irq;
+	return host_ioapic_pci_ret;
+}
+
+int msi_irq_alloc(u64 *addr, u32 *data)
+{
+	int irq = host_msi_next;
+
+	if (irq < 0)
+		return irq;
+	host_msi_next++;
+	msi_compose(0, (u8)(IRQ_VECTOR_BASE + irq), addr, data);
+	return irq;
+}
