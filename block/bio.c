@@ -18,6 +18,7 @@
 #include "block/bio.h"
 #include "block/blkdev.h"
 #include "kernel/errno.h"
+#include "kernel/init.h"
 #include "kernel/printk.h"
 #include "kernel/mm/mempool.h"
 #include "kernel/mm/page.h"
@@ -76,6 +77,9 @@ fail:
 	pr_err("bio: cannot create the bio pools\n");
 	return -ENOMEM;
 }
+#ifndef HOST_TEST
+subsys_initcall(bio_init_pools);
+#endif
 
 /**
  * bio_alloc - a bio with room for nr_vecs vectors, one reference.

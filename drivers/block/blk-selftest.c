@@ -1,0 +1,562 @@
+/*
+ * In-kernel self-tests of the block layer on the memory-backed disks
+ * (selftest=block/...).  They make their own disks, so they need neither
+ * the registry nor boot parameters.
+ *
+ * block/stress/...: thousands of bios of random size (1..64 sectors),
+ * start, memory offset and zone (DMA, normal, highmem), up to 16 in
+ * flight, never overlapping within a batch.  Every 512-byte sector
+ * written carries the bench pattern with its own LBA and a generation
+ * number as seed; reads check the generation last written (zeros if
+ * none), and a final sweep reads the whole disk back.  Variants: each
+ * elevator, plugging off, tiny limits that force splits everywhere, the
+ * make_request disk, and a 4 GiB bounce limit (bounces expected exactly
+ * when a page above 4 GiB was used; none without a limit).
+ *
+ * block/trace/...: the trace ring proves that sequential writes merge up
+ * to max_sectors, that deadline serves an expired read out of sector
+ * order, and that a FUA+PREFLUSH write on a cached device is issued as
+ * flush, write, flush.
+ */
+#include "drivers/block/ramvar.h"
+#include "block/bench.h"
+#include "block/blkdev.h"
+#include "block/blk-trace.h"
+#include "block/elevator.h"
+#include "kernel/completion.h"
+#include "kernel/errno.h"
+#include "kernel/printk.h"
+#include "kernel/selftest.h"
+#include "kernel/time.h"
+#include "kernel/mm/highmem.h"
+#include "kernel/mm/slab.h"
+#include "lib/string.h"
+
+#define ST_DISK_BYTES	(4 * MiB)
+#define ST_SECTORS	(ST_DISK_BYTES / SECTOR_SIZE)
+#define ST_BIOS		2000u
+#define ST_BATCH	16u
+#define ST_MAX_SECT	64u
+#define ST_MAX_PAGES	(ST_MAX_SECT * SECTOR_SIZE / PAGE_SIZE + 1)
+#define ST_WAIT_MS	10000u
+
+struct st_io {
+	struct bio	*io_bio;
+	struct page	*io_pages[ST_MAX_PAGES];
+	u32		io_npages;
+	sector_t	io_sector;
+	u32		io_nr;
+	bool		io_write;
+	volatile bool	io_done;
+	volatile int	io_err;
+};
+
+struct stress {
+	struct request_queue	*s_q;
+	u16			*s_gen;		/* generation last written per sector */
+	u64			s_rng;
+	bool			s_above_4g;	/* a page above 4 GiB was used */
+	struct st_io		s_io[ST_BATCH];
+};
+
+static u32 st_rand(struct stress *s)
+{
+	s->s_rng ^= s->s_rng << 13;
+	s->s_rng ^= s->s_rng >> 7;
+	s->s_rng ^= s->s_rng << 17;
+	return (u32)s->s_rng;
+}
+
+/* Copy between a flat buffer and the bio's memory from byte pos. */
+static void bio_bytes(struct bio *bio, u32 pos, u8 *buf, u32 len, bool to_bio)
+{
+	u32 i, skip = pos, n;
+
+	for (i = 0; i < bio->bi_vcnt && len; i++) {
+		struct bio_vec *v = &bio->bi_io_vec[i];
+		u8 *p;
+
+		if (skip >= v->bv_len) {
+			skip -= v->bv_len;
+			continue;
+		}
+		n = min(len, v->bv_len - skip);
+		p = (u8 *)kmap_atomic(v->bv_page) + v->bv_offset + skip;
+		if (to_bio)
+			memcpy(p, buf, n);
+		else
+			memcpy(buf, p, n);
+		kunmap_atomic(p - v->bv_offset - skip);
+		buf += n;
+		len -= n;
+		skip = 0;
+	}
+}
+
+static void st_endio(struct bio *bio, int error)
+{
+	struct st_io *io = bio->bi_private;
+
+	io->io_err = error;
+	io->io_done = true;
+}
+
+static struct page *st_page(struct stress *s)
+{
+	static const gfp_t zones[] = { GFP_DMA, GFP_KERNEL, GFP_HIGHUSER };
+	struct page *p = alloc_page(zones[st_rand(s) % 3]);
+
+	if (!p)
+		p = alloc_page(GFP_HIGHUSER);
+	if (p && page_to_phys(p) >= 0x100000000ULL)
+		s->s_above_4g = true;
+	return p;
+}
+
+/* Build one bio; false when memory ran out. */
+static bool st_build(struct stress *s, struct st_io *io)
+{
+	u32 off = st_rand(s) % 8 ? (st_rand(s) % 8) * SECTOR_SIZE : st_rand(s) % PAGE_SIZE;
+	u32 bytes = io->io_nr * SECTOR_SIZE, len, i;
+	u8 sec[SECTOR_SIZE];
+
+	io->io_npages = DIV_ROUND_UP(off + bytes, PAGE_SIZE);
+	io->io_bio = bio_alloc(GFP_NOIO, io->io_npages);
+	for (i = 0; i < io->io_npages; i++) {
+		io->io_pages[i] = st_page(s);
+		if (!io->io_pages[i]) {
+			io->io_npages = i;
+			return false;
+		}
+		len = min(bytes, (u32)PAGE_SIZE - off);
+		bio_add_page(io->io_bio, io->io_pages[i], len, off);
+		bytes -= len;
+		off = 0;
+	}
+	io->io_bio->bi_iter.bi_sector = io->io_sector;
+	io->io_bio->bi_rw = io->io_write ? REQ_WRITE : 0;
+	io->io_bio->bi_private = io;
+	io->io_bio->bi_end_io = st_endio;
+	io->io_done = false;
+	io->io_err = 0;
+	if (io->io_write)
+		for (i = 0; i < io->io_nr; i++) {
+			bench_fill_sector(sec, io->io_sector + i, s->s_gen[io->io_sector + i]);
+			bio_bytes(io->io_bio, i * SECTOR_SIZE, sec, SECTOR_SIZE, true);
+		}
+	return true;
+}
+
+static void st_free(struct st_io *io)
+{
+	u32 i;
+
+	for (i = 0; i < io->io_npages; i++)
+		__free_page(io->io_pages[i]);
+	if (io->io_bio)
+		bio_put(io->io_bio);
+	io->io_bio = NULL;
+	io->io_npages = 0;
+}
+
+/* Check a finished read against the generations; 0 or st_fail. */
+static int st_check(struct stress *s, struct st_io *io)
+{
+	u8 sec[SECTOR_SIZE], zero[SECTOR_SIZE];
+	u32 i;
+
+	memset(zero, 0, sizeof(zero));
+	for (i = 0; i < io->io_nr; i++) {
+		sector_t lba = io->io_sector + i;
+		u16 g = s->s_gen[lba];
+
+		bio_bytes(io->io_bio, i * SECTOR_SIZE, sec, SECTOR_SIZE, false);
+		if (g ? !bench_check_sector(sec, lba, g) : memcmp(sec, zero, SECTOR_SIZE) != 0)
+			return st_fail("%s: sector %llu: not generation %u",
+				       s->s_q->q_name, (unsigned long long)lba, g);
+	}
+	return 0;
+}
+
+/* Wait for a batch; 0, or st_fail on error or timeout. */
+static int st_wait(struct stress *s, u32 n)
+{
+	u64 deadline = ktime_ms() + ST_WAIT_MS;
+	u32 i;
+
+	blk_unplug(s->s_q);
+	for (i = 0; i < n; i++) {
+		while (!s->s_io[i].io_done) {
+			if (ktime_ms() > deadline)
+				return st_fail("%s: I/O did not complete in %u ms", s->s_q->q_name,
+					       ST_WAIT_MS);
+			cpu_idle_once();
+		}
+		if (s->s_io[i].io_err)
+			return st_fail("%s: I/O error %d at %llu", s->s_q->q_name, s->s_io[i].io_err,
+				       (unsigned long long)s->s_io[i].io_sector);
+	}
+	return 0;
+}
+
+static bool overlaps(struct stress *s, u32 n, sector_t sector, u32 nr)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (sector < s->s_io[i].io_sector + s->s_io[i].io_nr &&
+		    s->s_io[i].io_sector < sector + nr)
+			return true;
+	return false;
+}
+
+/* The random phase and the full read-back; 0 or st_fail. */
+static int stress_run(struct request_queue *q, u64 seed, bool *above_4g)
+{
+	struct stress *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	u32 done = 0, n, i, gen = 0;
+	int err = 0;
+
+	if (!s)
+		return st_fail("no memory");
+	s->s_q = q;
+	s->s_rng = seed | 1;
+	s->s_gen = kcalloc(ST_SECTORS, sizeof(u16), GFP_KERNEL);
+	if (!s->s_gen) {
+		kfree(s);
+		return st_fail("no memory");
+	}
+	while (!err && done < ST_BIOS) {
+		gen++;
+		for (n = 0; n < ST_BATCH; n++) {
+			struct st_io *io = &s->s_io[n];
+
+			io->io_nr = 1 + st_rand(s) % ST_MAX_SECT;
+			io->io_sector = st_rand(s) % (ST_SECTORS - io->io_nr);
+			if (overlaps(s, n, io->io_sector, io->io_nr))
+				break;
+			io->io_write = st_rand(s) % 5 < 3;
+			if (io->io_write)
+				for (i = 0; i < io->io_nr; i++)
+					s->s_gen[io->io_sector + i] = (u16)gen;
+			if (!st_build(s, io)) {
+				st_free(io);
+				err = st_fail("no memory for bio pages");
+				break;
+			}
+		}
+		for (i = 0; i < n && !err; i++)
+			blk_queue_submit_bio(q, s->s_io[i].io_bio);
+		if (!err)
+			err = st_wait(s, n);
+		for (i = 0; i < n; i++) {
+			if (!err && !s->s_io[i].io_write)
+				err = st_check(s, &s->s_io[i]);
+			st_free(&s->s_io[i]);
+		}
+		done += n;
+	}
+	/* Read everything back, 64 sectors at a time. */
+	for (i = 0; !err && i < ST_SECTORS; i += ST_MAX_SECT) {
+		struct st_io *io = &s->s_io[0];
+
+		io->io_sector = i;
+		io->io_nr = ST_MAX_SECT;
+		io->io_write = false;
+		if (!st_build(s, io))
+			err = st_fail("no memory for read-back");
+		if (!err) {
+			blk_queue_submit_bio(q, io->io_bio);
+			err = st_wait(s, 1);
+		}
+		if (!err)
+			err = st_check(s, io);
+		st_free(io);
+	}
+	if (above_4g)
+		*above_4g = s->s_above_4g;
+	kfree(s->s_gen);
+	kfree(s);
+	return err;
+}
+
+/* A RAM disk with elevator elv; plugging and tiny limits as asked. */
+static struct ramdisk *st_ram(const char *elv, bool plug, bool tiny)
+{
+	struct ramdisk *rd = ramdisk_create("st-ram", ST_DISK_BYTES);
+
+	if (!rd)
+		return NULL;
+	if (elevator_switch(rd->rd_queue, elv)) {
+		ramdisk_destroy(rd);
+		return NULL;
+	}
+	blk_queue_plugging(rd->rd_queue, plug);
+	if (tiny) {
+		blk_queue_max_hw_sectors(rd->rd_queue, 8);
+		blk_queue_max_sectors(rd->rd_queue, 5);
+		blk_queue_max_segments(rd->rd_queue, 2);
+		blk_queue_max_segment_size(rd->rd_queue, 1536);
+		blk_queue_segment_boundary(rd->rd_queue, 0xFFF);
+	}
+	return rd;
+}
+
+static int stress_ram(const char *elv, bool plug, bool tiny, u64 seed)
+{
+	struct ramdisk *rd = st_ram(elv, plug, tiny);
+	int err;
+
+	if (!rd)
+		return st_fail("cannot create a RAM disk");
+	err = stress_run(rd->rd_queue, seed, NULL);
+	if (!err && tiny && !rd->rd_queue->q_stats.st_splits)
+		err = st_fail("tiny limits but no split");
+	ramdisk_destroy(rd);
+	return err;
+}
+
+static int st_ram_noop(void) { return stress_ram("noop", true, false, 1); }
+static int st_ram_deadline(void) { return stress_ram("deadline", true, false, 2); }
+static int st_ram_noplug(void) { return stress_ram("deadline", false, false, 3); }
+static int st_ram_noop_noplug(void) { return stress_ram("noop", false, false, 4); }
+static int st_ram_tiny(void) { return stress_ram("deadline", true, true, 5); }
+static int st_ram_tiny_noop(void) { return stress_ram("noop", false, true, 6); }
+SELFTEST("block/stress/ram_noop", st_ram_noop);
+SELFTEST("block/stress/ram_deadline", st_ram_deadline);
+SELFTEST("block/stress/ram_deadline_noplug", st_ram_noplug);
+SELFTEST("block/stress/ram_noop_noplug", st_ram_noop_noplug);
+SELFTEST("block/stress/ram_tiny_limits", st_ram_tiny);
+SELFTEST("block/stress/ram_tiny_limits_noop", st_ram_tiny_noop);
+
+static int st_mem(void)
+{
+	struct memdisk *md = memdisk_create("st-mem", ST_DISK_BYTES);
+	int err;
+
+	if (!md)
+		return st_fail("cannot create a memory disk");
+	blk_queue_max_sectors(md->md_queue, 7);	/* splits on the bio path too */
+	err = stress_run(md->md_queue, 7, NULL);
+	memdisk_destroy(md);
+	return err;
+}
+SELFTEST("block/stress/mem", st_mem);
+
+/* With a 4 GiB bounce limit, pages above it bounce; without, nothing does. */
+static int st_bounce(void)
+{
+	struct ramdisk *rd;
+	bool above = false;
+	int err;
+
+	rd = st_ram("noop", true, false);
+	if (!rd)
+		return st_fail("cannot create a RAM disk");
+	if (blk_queue_bounce_limit(rd->rd_queue, BLK_BOUNCE_4G, false)) {
+		ramdisk_destroy(rd);
+		return st_fail("no bounce pool");
+	}
+	err = stress_run(rd->rd_queue, 8, &above);
+	if (!err && above && !rd->rd_queue->q_stats.st_bounces)
+		err = st_fail("pages above 4 GiB were used but nothing bounced");
+	if (!err && !above && rd->rd_queue->q_stats.st_bounces)
+		err = st_fail("bounced %llu bios with no page above 4 GiB",
+			      (unsigned long long)rd->rd_queue->q_stats.st_bounces);
+	ramdisk_destroy(rd);
+	if (err)
+		return err;
+	rd = st_ram("deadline", true, false);
+	if (!rd)
+		return st_fail("cannot create a RAM disk");
+	err = stress_run(rd->rd_queue, 9, NULL);
+	if (!err && rd->rd_queue->q_stats.st_bounces)
+		err = st_fail("bounces without a bounce limit");
+	ramdisk_destroy(rd);
+	return err;
+}
+SELFTEST("block/stress/bounce_4g", st_bounce);
+
+/* Submit n bios of nr sectors at the given sectors and wait for them. */
+static int st_submit_list(struct request_queue *q, const sector_t *sectors, u32 n, u32 nr, u32 rw)
+{
+	struct stress *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	u32 i;
+	int err = 0;
+
+	if (!s)
+		return st_fail("no memory");
+	s->s_q = q;
+	s->s_rng = 11;
+	s->s_gen = kcalloc(ST_SECTORS, sizeof(u16), GFP_KERNEL);
+	for (i = 0; i < n && !err; i++) {
+		s->s_io[i].io_sector = sectors[i];
+		s->s_io[i].io_nr = nr;
+		s->s_io[i].io_write = (rw & REQ_WRITE) != 0;
+		if (!s->s_gen || !st_build(s, &s->s_io[i]))
+			err = st_fail("no memory");
+		else
+			s->s_io[i].io_bio->bi_rw = rw;
+	}
+	for (i = 0; i < n && !err; i++)
+		blk_queue_submit_bio(q, s->s_io[i].io_bio);
+	if (!err)
+		err = st_wait(s, n);
+	for (i = 0; i < n; i++)
+		st_free(&s->s_io[i]);
+	kfree(s->s_gen);
+	kfree(s);
+	return err;
+}
+
+/* The driver-issue events since seq, as sectors, in order. */
+static u32 st_issued(struct request_queue *q, u64 seq, sector_t *out, u32 *bytes, u32 max)
+{
+	struct blk_trace_event *ev = kcalloc(BLK_TRACE_ENTRIES, sizeof(*ev), GFP_KERNEL);
+	u32 n, i, k = 0;
+
+	if (!ev)
+		return 0;
+	n = blk_trace_read(q, seq, ev, BLK_TRACE_ENTRIES);
+	for (i = 0; i < n && k < max; i++)
+		if (ev[i].te_act == BLK_TA_ISSUE) {
+			if (bytes)
+				bytes[k] = ev[i].te_bytes;
+			out[k++] = ev[i].te_sector;
+		}
+	kfree(ev);
+	return k;
+}
+
+static int st_trace_seq_merge(void)
+{
+	struct ramdisk *rd = st_ram("noop", true, false);
+	sector_t sectors[32], issued[8];
+	u32 bytes[8], i, n;
+	u64 seq;
+	int err;
+
+	if (!rd)
+		return st_fail("cannot create a RAM disk");
+	blk_queue_max_sectors(rd->rd_queue, 64);
+	rd->rd_queue->q_unplug_thresh = 1000;
+	blk_trace_enable(rd->rd_queue);
+	seq = blk_trace_seq(rd->rd_queue);
+	for (i = 0; i < 32; i++)
+		sectors[i] = 1024 + i * 8;
+	err = st_submit_list(rd->rd_queue, sectors, 16, 8, REQ_WRITE);
+	if (!err)
+		err = st_submit_list(rd->rd_queue, sectors + 16, 16, 8, REQ_WRITE);
+	n = st_issued(rd->rd_queue, seq, issued, bytes, 8);
+	if (!err && n != 4)
+		err = st_fail("32 x 4 KiB writes issued as %u requests, expected 4", n);
+	for (i = 0; !err && i < n; i++)
+		if (issued[i] != 1024 + i * 64 || bytes[i] != 64 * SECTOR_SIZE)
+			err = st_fail("request %u: %llu + %u bytes", i,
+				      (unsigned long long)issued[i], bytes[i]);
+	if (!err && blk_trace_count(rd->rd_queue, seq, BLK_TA_BACKMERGE) != 28)
+		err = st_fail("expected 28 back merges");
+	ramdisk_destroy(rd);
+	return err;
+}
+SELFTEST("block/trace/seq_merge_to_limit", st_trace_seq_merge);
+
+/* Reads 100, 50, 300 queued while stopped, served with fifo_batch 1. */
+static int st_deadline_order(u32 read_expire_ms, const sector_t *want)
+{
+	struct ramdisk *rd = st_ram("deadline", true, false);
+	static const sector_t in[] = { 100, 50, 300 };
+	sector_t issued[3];
+	unsigned long flags;
+	struct request_queue *q;
+	u64 seq;
+	int err = 0;
+	u32 i, n;
+
+	if (!rd)
+		return st_fail("cannot create a RAM disk");
+	q = rd->rd_queue;
+	elv_tunable_set(q, "fifo_batch", 1);
+	elv_tunable_set(q, "read_expire", read_expire_ms);
+	blk_trace_enable(q);
+	spin_lock_irqsave(q->q_lock, flags);
+	blk_stop_queue(q);
+	spin_unlock_irqrestore(q->q_lock, flags);
+	seq = blk_trace_seq(q);
+	{
+		struct stress *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+		if (!s)
+			err = st_fail("no memory");
+		for (i = 0; s && i < 3 && !err; i++) {
+			s->s_q = q;
+			s->s_gen = NULL;
+			s->s_io[i].io_sector = in[i];
+			s->s_io[i].io_nr = 8;
+			if (!st_build(s, &s->s_io[i]))
+				err = st_fail("no memory");
+			else
+				blk_queue_submit_bio(q, s->s_io[i].io_bio);
+		}
+		if (!err && read_expire_ms < 100)
+			mdelay(read_expire_ms + 5);	/* let them expire */
+		spin_lock_irqsave(q->q_lock, flags);
+		blk_start_queue(q);
+		spin_unlock_irqrestore(q->q_lock, flags);
+		if (s && !err)
+			err = st_wait(s, 3);
+		for (i = 0; s && i < 3; i++)
+			st_free(&s->s_io[i]);
+		kfree(s);
+	}
+	n = st_issued(q, seq, issued, NULL, 3);
+	for (i = 0; !err && i < 3; i++)
+		if (n != 3 || issued[i] != want[i])
+			err = st_fail("read_expire=%u: issue %u was sector %llu, expected %llu",
+				      read_expire_ms, i, (unsigned long long)issued[i],
+				      (unsigned long long)want[i]);
+	ramdisk_destroy(rd);
+	return err;
+}
+
+static int st_trace_deadline_expired(void)
+{
+	static const sector_t sorted[] = { 100, 300, 50 }, fifo[] = { 100, 50, 300 };
+	int err = st_deadline_order(10000, sorted);
+
+	return err ? err : st_deadline_order(1, fifo);
+}
+SELFTEST("block/trace/deadline_expired_read", st_trace_deadline_expired);
+
+/* A FUA+PREFLUSH write on a cached device without FUA: flush, write, flush. */
+static int st_trace_flush_order(void)
+{
+	struct ramdisk *rd = st_ram("deadline", true, false);
+	struct blk_trace_event *ev;
+	static const sector_t at[] = { 64 };
+	char got[8];
+	u32 n, i, k = 0;
+	u64 seq;
+	int err;
+
+	if (!rd)
+		return st_fail("cannot create a RAM disk");
+	blk_queue_flush(rd->rd_queue, BLK_FLUSH_CACHE);
+	blk_trace_enable(rd->rd_queue);
+	seq = blk_trace_seq(rd->rd_queue);
+	err = st_submit_list(rd->rd_queue, at, 1, 8, REQ_WRITE | REQ_FUA | REQ_PREFLUSH);
+	ev = kcalloc(BLK_TRACE_ENTRIES, sizeof(*ev), GFP_KERNEL);
+	if (!err && !ev)
+		err = st_fail("no memory");
+	n = ev ? blk_trace_read(rd->rd_queue, seq, ev, BLK_TRACE_ENTRIES) : 0;
+	for (i = 0; i < n && k < sizeof(got) - 1; i++)
+		if (ev[i].te_act == BLK_TA_ISSUE)
+			got[k++] = ev[i].te_bytes ? 'W' : 'F';
+	got[k] = 0;
+	if (!err && strcmp(got, "FWF"))
+		err = st_fail("issued %s, expected FWF", got);
+	kfree(ev);
+	ramdisk_destroy(rd);
+	return err;
+}
+SELFTEST("block/trace/flush_order", st_trace_flush_order);
