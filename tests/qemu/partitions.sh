@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Partition tables as the kernel sees them, against sfdisk: small images
+# made at test time (dos with logicals, GPT with named partitions, a hybrid
+# MBR, a GPT on 4096-byte sectors) are loaded as multiboot modules, the
+# self-test fixture block/genhd/modules adds each as a disk and prints
+# "part modN", and every partition must match the tool's dump: number,
+# start, end, size, type and name.
+. "$(dirname "$0")/lib.bash"
+
+img=$logdir/partitions
+rm -rf "$img" && mkdir -p "$img"
+guid() { printf 'AAAAAAAA-0000-4000-8000-%012d' "$1"; }
+{
+	truncate -s 16M "$img/mbr.raw"
+	printf 'label: dos\nlabel-id: 0x0badcafe\n\nstart=2048, size=4MiB, type=83, bootable\n'`
+		`'type=5\nsize=2MiB, type=83\nsize=3MiB, type=82\ntype=7\n' | sfdisk -q "$img/mbr.raw"
+	sfdisk --dump "$img/mbr.raw" >"$img/mbr.dump"
+
+	truncate -s 16M "$img/gpt.raw"
+	args=(-o -U 66666666-2222-3333-4444-555555555555)
+	for i in $(seq 1 10); do
+		args+=(-n "$i:0:+1M" -t "$i:8300" -u "$i:$(guid "$i")" -c "$i:vol $i")
+	done
+	sgdisk "${args[@]}" -t 2:ef00 -c 3:données "$img/gpt.raw" >/dev/null
+	sfdisk --dump "$img/gpt.raw" >"$img/gpt.dump"
+
+	cp "$img/gpt.raw" "$img/hybrid.raw"
+	cp "$img/gpt.dump" "$img/hybrid.dump"
+	sgdisk -h 1:2 "$img/hybrid.raw" >/dev/null
+
+	truncate -s 16M "$img/gpt4k.raw"
+	printf 'label: gpt\nlabel-id: 77777777-2222-3333-4444-555555555555\nfirst-lba: 256\n\n'`
+		`'start=256, size=512, type=L, name="a4k", uuid=%s\ntype=L, name="b4k", uuid=%s\n' \
+		"$(guid 1)" "$(guid 2)" >"$img/gpt4k.in"
+	printf 'I\n%s\nw\n' "$img/gpt4k.in" | fdisk -b 4096 "$img/gpt4k.raw"
+	printf 'O\n%s\nq\n' "$img/gpt4k.dump" | fdisk -b 4096 "$img/gpt4k.raw"
+} >"$img/make.log" 2>&1 || { notok "partitions/images" "image build failed (see $img/make.log)"; exit 0; }
+
+names=(mbr gpt hybrid gpt4k)
+boot partitions --timeout 60 --mem 256M --cmdline 'selftest=block/genhd/modules' \
+	--module "$img/mbr.raw" --module "$img/gpt.raw" --module "$img/hybrid.raw" \
+	--module "$img/gpt4k.raw bs=4096"
+relay_tap
+expect_rc "partitions/verdict" 0
+
+for i in "${!names[@]}"; do
+	n=${names[$i]}
+	why=$(python3 - "$out" "$i" "$img/$n.dump" <<'PY'
+import re, sys
+out, idx, dump = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+m = re.search(r"^mod%s: scheme (\w+).*?\n(.*?)(?=^module |\Z)" % idx, out, re.M | re.S)
+if not m:
+    print("no 'part mod%s' output" % idx); sys.exit()
+head = dict(l.split(": ", 1) for l in open(dump).read().splitlines() if ": " in l and " : " not in l)
+scale = int(head.get("sector-size", "512")) // 512
+got = {}
+for l in m.group(2).splitlines():
+    f = re.match(r'^ *(\d+) +(\d+) +(\d+) +(\d+) +(\S+) \(.*?\)(?: [^"\s]\S*)?(?: "(.*)")?$', l)
+    if f:
+        got[int(f.group(1))] = (int(f.group(2)), int(f.group(3)), int(f.group(4)),
+                                f.group(5).upper(), f.group(6) or "")
+want = {}
+for l in open(dump):
+    f = re.match(r'^\S*?(\d+) : start=\s*(\d+), size=\s*(\d+), type=(\w[\w-]*)(?:.*name="([^"]*)")?', l)
+    if f:
+        s, z = int(f.group(2)) * scale, int(f.group(3)) * scale
+        t = f.group(4).upper()
+        if len(t) <= 2:
+            t = "%02X" % int(t, 16)
+        name = re.sub(r"\\x([0-9a-fA-F]{2})", lambda x: chr(int(x.group(1), 16)), f.group(5) or "")
+        want[int(f.group(1))] = (s, s + z - 1, z, t, name.encode("latin-1").decode("utf-8"))
+if m.group(1) != head.get("label"):
+    print("scheme %s, sfdisk %s" % (m.group(1), head.get("label")))
+elif got != want:
+    diff = sorted(set(got.items()) ^ set(want.items()))
+    print("kernel and sfdisk differ: %s" % diff[:2])
+PY
+)
+	if [ -z "$why" ]; then ok "partitions/$n"; else notok "partitions/$n" "$why"; fi
+done
