@@ -39,7 +39,8 @@ struct mempool {
 	u64		mp_waits;	/* [p] allocations that had to wait */
 };
 
-static void free_reserve(mempool_t *pool)
+/* Give the reserve back to the allocator and free the pool itself. */
+static void pool_free_all(mempool_t *pool)
 {
 	while (pool->mp_curr_nr > 0)
 		pool->mp_free(pool->mp_elements[--pool->mp_curr_nr], pool->mp_data);
@@ -82,7 +83,7 @@ mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
 	return pool;
 
 free_reserve:
-	free_reserve(pool);	/* frees the pool too */
+	pool_free_all(pool);
 	return NULL;
 free_pool:
 	kfree(pool);
@@ -129,7 +130,7 @@ void mempool_destroy(mempool_t *pool)
 	if (pool->mp_curr_nr != pool->mp_min_nr)
 		panic("mempool_destroy: %d of %d reserve elements still out",
 		      pool->mp_min_nr - pool->mp_curr_nr, pool->mp_min_nr);
-	free_reserve(pool);
+	pool_free_all(pool);
 }
 
 /* Take an element from the reserve; NULL if it is empty. */

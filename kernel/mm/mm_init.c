@@ -17,6 +17,9 @@
  *
  * The boot log lines "mm: zone NAME ..." are read by tests/qemu/mm-*.sh.
  */
+#define MM_D_INIT	0x1	/* ranges and carving at boot */
+#define MM_D_MAP	0x2	/* the sanitized map */
+
 #include "kernel/mm/mm.h"
 #include "kernel/mm/memmap.h"
 #include "kernel/mm/mm_internal.h"
@@ -88,6 +91,9 @@ static bool add_range(u64 s, u64 e, u64 lowmem_end)
 			(unsigned long long)s, (unsigned long long)e);
 		return false;
 	}
+	DPRINTF(MM_D_INIT, "mm: range %#llx-%#llx %s, struct pages at %#llx\n",
+		(unsigned long long)s, (unsigned long long)e, zone_names[zone_of(s)],
+		(unsigned long long)pa);
 	if (mm_node_add_range(&mm_node, s >> PAGE_SHIFT, (u32)nr, __va(pa), zone_of(s))) {
 		/* The carved array stays reserved: a few KiB, once, on a freak map. */
 		pr_warn("mm: too many memory ranges; %#llx-%#llx not used\n",
@@ -164,6 +170,10 @@ void mm_init(void)
 			       boot_info.mem_lower_kb, boot_info.mem_upper_kb,
 			       mm_mem_limit, NULL, 0);
 	report_warnings(warn);
+	for (r = 0; r < ram_map.mm_nr; r++)
+		DPRINTF(MM_D_MAP, "mm: RAM %#llx-%#llx\n",
+			(unsigned long long)ram_map.mm_reg[r].mr_start,
+			(unsigned long long)ram_map.mm_reg[r].mr_end);
 	free_map = ram_map;
 	cut_boot_ranges(&free_map);
 	lowmem_end = lowmem_end_of(&ram_map);

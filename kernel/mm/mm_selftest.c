@@ -22,6 +22,7 @@
 #include "kernel/selftest.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
+#include "kernel/work.h"
 
 #define FOUR_GIB_PFN		(1ULL << (32 - PAGE_SHIFT))
 #define IRQ_WAIT_MS		1000	/* ms for the timer interrupt to come */
@@ -543,3 +544,59 @@ static int test_vmalloc_guards(void)
 	return err;
 }
 SELFTEST("mm/vmap/vmalloc_guards", test_vmalloc_guards);
+
+static struct page *kmap_victim;
+
+static void kunmap_victim(struct work *w)
+{
+	kunmap(kmap_victim);
+}
+
+/*
+ * With every persistent slot taken, kmap() waits in the idle loop; the
+ * deferred work that runs there unmaps one page, and the wait ends.
+ */
+static int test_kmap_wait(void)
+{
+	enum { N = LAST_PKMAP + 1 };
+	static struct page *pg[N];
+	struct work w;
+	unsigned i, n, mapped = 0;
+	u32 *va;
+	int err = 0;
+
+	for (n = 0; n < N; n++) {
+		pg[n] = alloc_page(GFP_HIGHUSER | __GFP_NOWARN);
+		if (!pg[n] || !PageHighMem(pg[n])) {
+			if (pg[n])
+				__free_page(pg[n]);
+			printk("mm/kmap/wait_for_slot: fewer than %u highmem pages; not run\n", N);
+			goto free_pages;
+		}
+		write_pattern(pg[n]);
+	}
+	while (kmap_slots_used() < LAST_PKMAP && mapped < N - 1)
+		kmap(pg[mapped++]);
+	if (kmap_slots_used() != LAST_PKMAP) {
+		err = st_fail("could not fill the kmap slots (%u used)", kmap_slots_used());
+		goto unmap;
+	}
+	kmap_victim = pg[0];
+	work_init(&w, kunmap_victim);
+	schedule_work(&w);
+	va = kmap(pg[N - 1]);		/* waits until the work ran */
+	if (va[1023] != pattern(page_to_pfn(pg[N - 1]), 3))
+		err = st_fail("page mapped after the wait reads wrong");
+	kunmap(pg[N - 1]);
+	for (i = 1; i < mapped; i++)
+		kunmap(pg[i]);
+	mapped = 0;
+unmap:
+	while (mapped > 0)
+		kunmap(pg[--mapped]);
+free_pages:
+	while (n-- > 0)
+		__free_page(pg[n]);
+	return err;
+}
+SELFTEST("mm/kmap/wait_for_slot", test_kmap_wait);

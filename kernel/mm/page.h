@@ -35,6 +35,11 @@ struct page {
 	unsigned long		private;	/* buddy order when free; owner's word otherwise */
 };
 
+/*
+ * The low byte holds these; mm keeps the frame's range and zone in the
+ * upper bits (kernel/mm/page_alloc.h), which is what makes page_to_pfn()
+ * O(1) without a pfn field.
+ */
 #define PG_reserved	0x01u	/* never handed out (firmware, kernel image, holes) */
 #define PG_buddy	0x02u	/* free, at the head of a buddy block */
 #define PG_slab		0x04u	/* owned by the slab allocator */
