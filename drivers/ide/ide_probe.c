@@ -23,7 +23,6 @@
 #include "block/genhd.h"
 #include "drivers/ata/atareg.h"
 #include "drivers/ide/idevar.h"
-#include "kernel/completion.h"
 #include "kernel/errno.h"
 #include "kernel/param.h"
 #include "kernel/printk.h"
@@ -247,53 +246,6 @@ static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 	return n;
 }
 
-static void ide_read_end(struct bio *bio, int error)
-{
-	complete(bio->bi_private);
-}
-
-/*
- * The partition scan's read (gendisk gd_read_block): one logical block
- * through the drive's own queue, so it takes the same path as all I/O.
- * The wait ends: the request has a timeout and bounded retries.
- */
-static int ide_read_block(struct gendisk *disk, u64 lba, void *buf)
-{
-	struct ide_drive *d = disk->gd_private_data;
-	struct completion done;
-	struct page *page;
-	struct bio *bio;
-	int err;
-
-	page = alloc_page(GFP_KERNEL);
-	if (!page)
-		return -ENOMEM;
-	bio = bio_alloc(GFP_KERNEL, 1);
-	if (!bio) {
-		err = -ENOMEM;
-		goto free_page;
-	}
-	if (bio_add_page(bio, page, d->dr_lbs, 0) != (int)d->dr_lbs) {
-		err = -EIO;
-		goto put_bio;
-	}
-	init_completion(&done);
-	bio->bi_iter.bi_sector = lba * (d->dr_lbs >> SECTOR_SHIFT);
-	bio->bi_rw = REQ_SYNC;
-	bio->bi_end_io = ide_read_end;
-	bio->bi_private = &done;
-	blk_queue_submit_bio(d->dr_queue, bio);
-	wait_for_completion(&done);
-	err = bio->bi_error;
-	if (!err)
-		memcpy(buf, page_address(page), d->dr_lbs);
-put_bio:
-	bio_put(bio);
-free_page:
-	__free_page(page);
-	return err;
-}
-
 /* Human-readable transfer mode, for the attach line. */
 static void ide_mode_str(const struct ide_drive *d, char *buf, size_t size)
 {
@@ -365,7 +317,6 @@ static int ide_attach_drive(struct ide_drive *d)
 	disk->gd_fops = &ide_fops;
 	disk->gd_queue = d->dr_queue;
 	disk->gd_private_data = d;
-	disk->gd_read_block = ide_read_block;
 	disk->gd_logical_block_size = d->dr_lbs;
 	set_capacity(disk, cap);
 	d->dr_disk = disk;
@@ -433,7 +384,6 @@ static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
 {
 	struct ide_softc *sc = ch->ch_sc;
 	unsigned chan_no = sc->sc_index * IDE_CHANNELS + ch->ch_index, u, found;
-	char irqname[16];
 	int err, added = 0;
 
 	spin_lock_init(&ch->ch_lock, "ide_channel");
@@ -463,8 +413,8 @@ static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
 	if (err < 0)
 		goto free_buffers;
 	ch->ch_major = err;
-	snprintf(irqname, sizeof(irqname), "ide%u", chan_no);
-	err = request_irq((unsigned)ch->ch_irq, ide_intr, ch, irqname);
+	snprintf(ch->ch_irqname, sizeof(ch->ch_irqname), "ide%u", chan_no);
+	err = request_irq((unsigned)ch->ch_irq, ide_intr, ch, ch->ch_irqname);
 	if (err)
 		goto unregister;
 	/* Interrupts on at the device: nIEN off (ATA8-APT, Device Control). */

@@ -84,7 +84,8 @@ struct ide_channel {
 	u16			ch_cmd;		/* [I] command block base port */
 	u16			ch_ctl;		/* [I] control block base port (+2: Alt Status) */
 	u16			ch_bm;		/* [I] its bus-master registers, 0 if none */
-	int			ch_irq;		/* [I] -1 until requested */
+	int			ch_irq;		/* [I] -1 if none */
+	char			ch_irqname[8];	/* [I] "ide0": request_irq keeps the pointer */
 	int			ch_major;	/* [I] block major of its drives */
 	struct ide_drive	ch_drive[IDE_UNITS];	/* [I] (counters [c]) */
 
