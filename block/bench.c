@@ -18,6 +18,7 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
+#include "kernel/mm/mm.h"
 #include "kernel/time.h"
 #include "kernel/completion.h"
 #include "kernel/mm/highmem.h"
@@ -503,6 +504,8 @@ static int cmd_bench(int argc, char **argv)
 
 	if (argc < 2)
 		return -EINVAL;
+	if (argc == 2 && !strcmp(argv[1], "mm"))
+		return mm_bench();	/* the memory allocator's figures */
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
@@ -550,5 +553,5 @@ free_ctx:
 	kfree(c);
 	return err;
 }
-SHELL_COMMAND("bench", cmd_bench, "bench DEV [WORKLOAD...]",
+SHELL_COMMAND("bench", cmd_bench, "bench DEV [WORKLOAD...] | bench mm",
 	      "run the Linux peer's workloads (seqread, randread:qd=32, verify, ...) on a device");

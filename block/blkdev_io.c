@@ -43,7 +43,7 @@ static int rw_blocks(struct block_device *bdev, u8 *buf, size_t len, u64 off, bo
 			u32 in_page = (u32)((uintptr_t)p & ~PAGE_MASK);
 			u32 n = (u32)min(chunk - done, (size_t)(PAGE_SIZE - in_page));
 
-			if (bio_add_page(bio, virt_to_page(p), n, in_page) != (int)n)
+			if (bio_add_page(bio, virt_to_page(p), n, in_page))
 				break;	/* the queue's limits: send what we have */
 			done += n;
 		}

@@ -8,6 +8,7 @@
 #include "block/genhd.h"
 #include "block/bio.h"
 #include "kernel/errno.h"
+#include "kernel/init.h"
 #include "kernel/mm/page.h"
 #include "lib/string.h"
 
@@ -26,7 +27,7 @@ int blk_read_disk_block(struct gendisk *disk, u64 lba, void *buf)
 	bio = bio_alloc(GFP_NOIO, 1);
 	bio->bi_queue = disk->gd_queue;
 	bio->bi_iter.bi_sector = lba * (lbs >> SECTOR_SHIFT);
-	if (bio_add_page(bio, page, lbs, 0) != (int)lbs) {
+	if (bio_add_page(bio, page, lbs, 0)) {
 		err = -EIO;
 		goto out;
 	}
@@ -38,3 +39,10 @@ out:
 	__free_page(page);
 	return err;
 }
+
+/* The bio pools must exist before the first disk is added (idempotent). */
+static int block_pools_init(void)
+{
+	return bio_init_pools();
+}
+subsys_initcall(block_pools_init);

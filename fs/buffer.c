@@ -300,7 +300,7 @@ static void submit_run(struct buffer_head **bhs, unsigned n, bool write,
 		u8 *d = bhs[i]->b_data;
 
 		if (bio_add_page(bio, virt_to_page(d), bhs[i]->b_size,
-				 (u32)((uintptr_t)d & ~PAGE_MASK)) != (int)bhs[i]->b_size)
+				 (u32)((uintptr_t)d & ~PAGE_MASK)))
 			goto fail;
 	}
 	if (pending)

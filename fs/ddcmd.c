@@ -2,7 +2,8 @@
  * dd and hexdump: bytes between block devices and files.
  *
  * An endpoint is a block device when bdev_lookup() knows the name ("sda",
- * "sda1", "/dev/sda1", "PARTUUID=..."), otherwise a path in the VFS.
+ * "sda1", "/dev/sda1", "PARTUUID=..."), otherwise an absolute path in the
+ * VFS ("/sda2/file").
  * Devices are opened for writing only as dd's output, so writable= and the
  * exclusive claims of mounted filesystems apply (-EROFS, -EBUSY); dd ends
  * a device output with a cache flush, so what it reports copied is on the
@@ -45,6 +46,8 @@ static int ep_open(struct endpoint *ep, const char *name, bool write)
 		}
 		return err;
 	}
+	if (name[0] != '/')	/* not a path: a device that does not exist */
+		return -ENODEV;
 	return vfs_open(name, write ? VFS_O_WRONLY | VFS_O_CREAT : VFS_O_RDONLY, 0644,
 			&ep->ep_file);
 }

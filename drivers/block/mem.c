@@ -150,13 +150,16 @@ void memdisk_destroy(struct memdisk *md)
 
 static int mem_init(void)
 {
+	struct memdisk *md;
 	char name[16];
 	unsigned i;
 
 	for (i = 0; i < mem_count; i++) {
 		snprintf(name, sizeof(name), "mem%u", i);
-		if (!memdisk_create(name, mem_size))
+		md = memdisk_create(name, mem_size);
+		if (!md)
 			return -ENOMEM;	/* error already printed */
+		memdisk_add_disk(md->md_queue, name, md->md_nr_sectors, true);
 	}
 	return 0;
 }

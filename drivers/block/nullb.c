@@ -11,6 +11,7 @@
  * nullb.irqmode, nullb.completion_us (10), nullb.depth (32), nullb.tags
  * (1), nullb.bio (0).  Disks are nullb0, nullb1, ...
  */
+#include "drivers/block/ramvar.h"
 #include "block/blkdev.h"
 #include "kernel/errno.h"
 #include "kernel/init.h"
@@ -125,6 +126,7 @@ static int nullb_create(const char *name)
 	blk_queue_max_sectors(nb->nb_queue, 2048);
 	if (!nullb_bio && nullb_tags && blk_queue_init_tags(nb->nb_queue, nb->nb_depth, NULL))
 		goto free_queue;
+	memdisk_add_disk(nb->nb_queue, name, nb->nb_queue->q_nr_sectors, false);
 	return 0;
 
 free_queue:

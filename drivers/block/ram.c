@@ -139,6 +139,7 @@ static int ram_init(void)
 			return -ENOMEM;	/* error already printed */
 		if (ram_bounce && blk_queue_bounce_limit(rd->rd_queue, ram_bounce - 1, false))
 			return -ENOMEM;
+		memdisk_add_disk(rd->rd_queue, name, rd->rd_nr_sectors, true);
 	}
 	return 0;
 }

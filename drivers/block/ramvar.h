@@ -39,4 +39,7 @@ struct memdisk {
 struct memdisk *memdisk_create(const char *name, u64 bytes);
 void memdisk_destroy(struct memdisk *md);
 
+/* Name a memory disk's queue in the gendisk registry (memdisk_genhd.c). */
+int memdisk_add_disk(struct request_queue *q, const char *name, sector_t sectors, bool scan);
+
 #endif

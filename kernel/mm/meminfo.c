@@ -9,6 +9,7 @@
  *	Zone         total       free    reserve  pfn range
  *	Normal      224768     220011       1024  0x1000-0x38000
  */
+#include "kernel/mm/mm.h"
 #include "kernel/mm/highmem.h"
 #include "kernel/mm/mm_internal.h"
 #include "kernel/mm/page_alloc.h"
@@ -75,15 +76,13 @@ static u64 per_op(u64 t0)
 	return (ktime_ns() - t0) / BENCH_ITERS;
 }
 
-static int cmd_bench(int argc, char **argv)
+int mm_bench(void)
 {
 	struct page *page;
 	u64 t0, alloc_ns, kmalloc_ns, kmap_ns;
 	unsigned i;
 	bool high;
 
-	if (argc != 2 || strcmp(argv[1], "mm") != 0)
-		return -EINVAL;
 
 	t0 = ktime_ns();
 	for (i = 0; i < BENCH_ITERS; i++) {
@@ -124,5 +123,4 @@ static int cmd_bench(int argc, char **argv)
 	       (unsigned long long)kmap_ns, high ? "HighMem" : "lowmem");
 	return 0;
 }
-SHELL_COMMAND("bench", cmd_bench, "bench mm",
-	      "benchmark: ns per page alloc+free, kmalloc+kfree, kmap_atomic pair");
+

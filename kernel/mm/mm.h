@@ -13,4 +13,8 @@
  */
 void mm_init(void);
 
+/* The `bench mm` figures: ns per page alloc+free, kmalloc(64)+kfree,
+ * kmap_atomic pair, printed on the console.  0 or -ENOMEM. */
+int mm_bench(void);
+
 #endif

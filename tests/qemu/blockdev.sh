@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Block devices from the shell: a partitioned image given as a boot module
+# becomes a RAM disk whose partitions match the host's sfdisk view; dd and
+# hexdump move and show its bytes; writable= keeps other disks read-only.
+. "$(dirname "$0")/lib.bash"
+
+img=$logdir/blockdev-mod.img
+rm -f "$img"
+truncate -s 8M "$img"
+printf 'label: dos\nlabel-id: 0x12345678\nstart=2048, size=4096, type=83\nstart=6144, size=8192, type=c\n' |
+	sfdisk -q "$img"
+printf 'HELLO-FROM-PARTITION-ONE' | dd of="$img" bs=512 seek=2048 conv=notrunc status=none
+
+boot blockdev --timeout 60 --module "$img" --cmdline \
+	'writable=ram0 run="lsblk; hexdump ram1 0x1fe 2; hexdump ram1p1 0 24; dd if=ram1p1 of=ram0 bs=1K count=4; hexdump ram0 0 24; dd if=ram0 of=ram1 count=1"'
+# The last dd must fail (ram1 is not writable), so the run fails.
+expect_rc "blockdev/run-fails-on-readonly-write" 1
+# lsblk against the host's own view of the partitions.
+while read -r name start size; do
+	n=${name##*img}
+	expect_out "blockdev/lsblk-ram1p$n-matches-sfdisk" "^ram1p$n +[0-9]+:[0-9]+ +[^ ]+ +$size +1 part"
+done < <(sfdisk -q --dump "$img" | sed -n 's/^\([^ ]*\) : start= *\([0-9]*\), size= *\([0-9]*\).*/\1 \2 \3/p')
+expect_out "blockdev/hexdump-signature" '^000001fe  55 aa'
+expect_out "blockdev/hexdump-partition" '^00000000  48 45 4c 4c 4f 2d 46 52  4f 4d 2d 50 41 52 54 49  \|HELLO-FROM-PARTI\|'
+expect_out "blockdev/dd-copied" '^4096 bytes copied'
+expect_out "blockdev/dd-landed" '^00000000  48 45 4c 4c 4f .*\|HELLO-FROM-PARTI\|'
+expect_out "blockdev/readonly-refused" '^dd: ram1: read-only file system'
+
+boot blockdev-nodev --timeout 60 --cmdline 'run="hexdump nosuchdisk"'
+expect_rc "blockdev/missing-device-fails" 1
+expect_out "blockdev/missing-device-said" '^hexdump: nosuchdisk: no such device'
