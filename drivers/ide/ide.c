@@ -565,12 +565,13 @@ irqreturn_t ide_intr(unsigned irq, void *data)
 static void ide_begin_reset(struct ide_channel *ch)
 {
 	ch->ch_state = IDE_CH_RESET;
-	ch->ch_selected = 0xff;
 	ch->ch_resets++;
 	if (ch->ch_bm) {
 		ide_bm_write(ch, IDE_BM_CMD, 0);
 		ide_bm_ack(ch, ide_bm_read(ch, IDE_BM_STATUS));
 	}
+	ide_select(ch, 0);
+	ch->ch_selected = 0xff;
 	ide_devctl(ch, ATA_CTL_SRST | ATA_CTL_NIEN);
 	udelay(IDE_SRST_HOLD_US);
 	ide_devctl(ch, ATA_CTL_NIEN);

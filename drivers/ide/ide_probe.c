@@ -56,15 +56,18 @@ static int ide_probe_reset(struct ide_channel *ch)
 {
 	int st;
 
+	/* Device 0 selected for the reset: not every device clears DEV itself. */
+	ch->ch_selected = 0xff;
+	ide_select(ch, 0);
 	ide_devctl(ch, ATA_CTL_SRST | ATA_CTL_NIEN);
 	udelay(IDE_SRST_HOLD_US);
 	ide_devctl(ch, ATA_CTL_NIEN);
 	mdelay(IDE_SRST_SETTLE_MS);
-	ch->ch_selected = 0;
 	st = ide_altstatus(ch);
 	if (st == 0xff)
 		return -ENODEV;		/* floating: no device 0 to wait for */
 	st = ide_wait_not_busy(ch, IDE_PROBE_BSY_MS);
+	ch->ch_selected = 0xff;
 	return st < 0 ? st : 0;
 }
 
@@ -182,6 +185,7 @@ static int ide_probe_unit(struct ide_channel *ch, unsigned unit, u16 *buf)
 	low = ide_read(ch, IDE_REG_LBA_LOW);
 	mid = ide_read(ch, IDE_REG_LBA_MID);
 	high = ide_read(ch, IDE_REG_LBA_HIGH);
+	DPRINTF(IDE_D_PROBE, "%s: status %#x sig %02x %02x %02x %02x\n", d->dr_name, ide_altstatus(ch), count, low, mid, high);
 	if (!ide_probe_present(ch, unit))
 		return 0;
 	d->dr_kind = (u8)ide_sig_kind(count, low, mid, high);
