@@ -275,6 +275,7 @@ static struct request_queue *ide_init_queue(struct ide_drive *d)
 	if (!q)
 		return NULL;
 	q->q_queuedata = d;
+	q->q_nr_sectors = ata_id_capacity512(&d->dr_id);
 	q->q_max_retries = IDE_MAX_RETRIES;
 	blk_queue_prep_rq(q, ide_prep_rq);
 	blk_queue_rq_timed_out(q, ide_timed_out);
