@@ -23,8 +23,9 @@
  * afterwards every sector of [off, off + sectors) holds the pattern for
  * seed, which a host script checks in the image file.
  *
- * Output: "idestress DEV: ... result=PASS" or result=FAIL with the first
- * bad sectors named; returns -EIO on a mismatch or an I/O error.
+ * Output: "idestress DEV: ... above4g=N ... result=PASS" (N: pages above
+ * 4 GiB that carried data) or result=FAIL with the first bad sectors
+ * named; returns -EIO on a mismatch or an I/O error.
  */
 #include "block/bdev.h"
 #include "block/bench.h"
@@ -47,6 +48,7 @@
 #define STRESS_PAGES		(STRESS_MAX_SECT * SECTOR_SIZE / PAGE_SIZE + 1)
 #define STRESS_WAIT_MS		120000u	/* one batch, retries and resets included */
 #define STRESS_MAX_REPORTS	8	/* bad sectors named */
+#define STRESS_4G		0x100000000ULL
 #define STRESS_PLACE_TRIES	64	/* random starts tried for a bio of a batch */
 
 struct stress_io {
@@ -74,6 +76,7 @@ struct stress {
 	u32			s_pending;	/* [irq off] bios not ended */
 	u64			s_bad;
 	u64			s_checked;
+	u64			s_above4g;	/* pages above 4 GiB used for I/O */
 	int			s_err;
 };
 
@@ -114,6 +117,8 @@ static int stress_alloc_pages(struct stress *s, struct stress_io *io)
 			stress_free_pages(io);
 			return -ENOMEM;
 		}
+		if (page_to_phys(p) >= STRESS_4G)
+			s->s_above4g++;
 		io->io_pages[io->io_npages++] = p;
 	}
 	return 0;
@@ -466,10 +471,10 @@ static int cmd_idestress(int argc, char **argv)
 	if (!err)
 		err = stress_sweep(s, false);
 	printk("idestress %s: ios=%u qd=%u sectors=%u off=%llu seed=%llu checked=%llu bad=%llu"
-	       " ms=%llu result=%s\n", s->s_bdev->bd_name, ios, s->s_qd, s->s_sectors,
+	       " above4g=%llu ms=%llu result=%s\n", s->s_bdev->bd_name, ios, s->s_qd, s->s_sectors,
 	       (unsigned long long)s->s_off, (unsigned long long)s->s_seed,
 	       (unsigned long long)s->s_checked, (unsigned long long)s->s_bad,
-	       (unsigned long long)(ktime_ms() - t0), !err && !s->s_bad ? "PASS" : "FAIL");
+	       (unsigned long long)s->s_above4g, (unsigned long long)(ktime_ms() - t0), !err && !s->s_bad ? "PASS" : "FAIL");
 	if (!err && s->s_bad)
 		err = -EIO;
 	if (err == -ETIMEDOUT)
