@@ -2,7 +2,7 @@
  * idestress: an LBA-stamped random read/write stress on a block device,
  * written for the IDE driver's tests but usable on any disk or partition:
  *
- *	idestress DEV [sectors=N] [off=N] [ios=N] [qd=N] [seed=S]
+ *	idestress DEV[,DEV...] [sectors=N] [off=N] [ios=N] [qd=N] [seed=S]
  *
  * Layer: a shell command above the block layer; bios go through
  * submit_bio() on DEV (a disk or a partition, opened for writing, so the
@@ -18,7 +18,9 @@
  * there is RAM there, so a 32-bit device bounces) at a random offset
  * that is sometimes only 2-byte aligned; each sector written gets a new
  * generation (seed + generation), and each read checks the generation
- * last written.  Phase 2 writes the whole range with seed itself in
+ * last written.  Several devices (master and slave of one channel, say)
+ * run in lock-step rounds, each round's bios in flight together.  Phase
+ * 2 writes the whole range with seed itself in
  * random-length pieces, issues a cache flush, and reads it all back.  So
  * afterwards every sector of [off, off + sectors) holds the pattern for
  * seed, which a host script checks in the image file.
@@ -47,6 +49,7 @@
 #define STRESS_DEF_SECTORS	65536u	/* 32 MiB */
 #define STRESS_PAGES		(STRESS_MAX_SECT * SECTOR_SIZE / PAGE_SIZE + 1)
 #define STRESS_WAIT_MS		120000u	/* one batch, retries and resets included */
+#define STRESS_MAX_DEVS		4	/* devices stressed at once */
 #define STRESS_MAX_REPORTS	8	/* bad sectors named */
 #define STRESS_4G		0x100000000ULL
 #define STRESS_PLACE_TRIES	64	/* random starts tried for a bio of a batch */
@@ -62,6 +65,16 @@ struct stress_io {
 	int			io_err;
 };
 
+struct stress;
+
+/* Devices stressed together, in lock-step rounds. */
+struct stress_group {
+	struct stress		*g_s[STRESS_MAX_DEVS];
+	u32			g_n;
+	struct completion	g_done;
+	u32			g_pending;	/* [irq off] bios not ended, +1 while submitting */
+};
+
 struct stress {
 	struct block_device	*s_bdev;
 	sector_t		s_base;		/* disk LBA of device sector 0 */
@@ -71,9 +84,12 @@ struct stress {
 	u64			s_rng;
 	u16			*s_gen;		/* generation last written, 0: none */
 	u32			s_qd;
+	u32			s_ios;		/* random ios to run */
+	u32			s_ios_done;
+	sector_t		s_sweep;	/* next sector of a sweep */
+	u32			s_batch;	/* ios prepared for this round */
+	struct stress_group	*s_group;
 	struct stress_io	s_io[STRESS_MAX_QD];
-	struct completion	s_done;
-	u32			s_pending;	/* [irq off] bios not ended */
 	u64			s_bad;
 	u64			s_checked;
 	u64			s_above4g;	/* pages above 4 GiB used for I/O */
@@ -157,8 +173,8 @@ static void stress_endio(struct bio *bio, int error)
 
 	io->io_err = error;
 	bio_put(bio);
-	if (--s->s_pending == 0)
-		complete(&s->s_done);
+	if (--s->s_group->g_pending == 0)
+		complete(&s->s_group->g_done);
 }
 
 /* Build and submit io's bio.  0 or -ENOMEM (then nothing is in flight for it). */
@@ -185,38 +201,44 @@ static int stress_submit(struct stress *s, struct stress_io *io)
 	bio->bi_private = io;
 	bio->bi_end_io = stress_endio;
 	io->io_err = 0;
-	s->s_pending++;
+	s->s_group->g_pending++;
 	submit_bio(bio);
 	return 0;
 }
 
-/* Submit n prepared ios and wait for all of them.  0, or -ETIMEDOUT (leaked). */
-static int stress_run_batch(struct stress *s, u32 n)
+/*
+ * Submit the prepared batch of every device of the group, then wait for
+ * all of them: devices on one channel (master and slave) are busy at the
+ * same time.  0, or -ETIMEDOUT (then the memory stays with the bios).
+ */
+static int stress_run_round(struct stress_group *g)
 {
 	unsigned long flags;
-	u32 i;
-	int err = 0;
+	u32 d, i;
+	int err;
 
-	init_completion(&s->s_done);
+	init_completion(&g->g_done);
 	local_irq_save(flags);
-	s->s_pending = 1;	/* ours, so that no bio completes the batch early */
+	g->g_pending = 1;	/* ours, so that no bio completes the round early */
 	local_irq_restore(flags);
-	for (i = 0; i < n && !err; i++) {
-		local_irq_save(flags);
-		err = stress_submit(s, &s->s_io[i]);
-		local_irq_restore(flags);
-		if (err)
-			s->s_io[i].io_err = err;
+	for (d = 0; d < g->g_n; d++) {
+		struct stress *s = g->g_s[d];
+
+		for (err = 0, i = 0; i < s->s_batch; i++) {
+			if (!err) {
+				local_irq_save(flags);
+				err = stress_submit(s, &s->s_io[i]);
+				local_irq_restore(flags);
+			}
+			if (err)
+				s->s_io[i].io_err = err;
+		}
 	}
-	for (; i < n; i++)
-		s->s_io[i].io_err = err;
 	local_irq_save(flags);
-	if (--s->s_pending == 0)
-		complete(&s->s_done);
+	if (--g->g_pending == 0)
+		complete(&g->g_done);
 	local_irq_restore(flags);
-	if (wait_for_completion_timeout(&s->s_done, STRESS_WAIT_MS))
-		return -ETIMEDOUT;
-	return err;
+	return wait_for_completion_timeout(&g->g_done, STRESS_WAIT_MS);
 }
 
 static void stress_bad(struct stress *s, sector_t lba, const u8 *buf, u64 seed)
@@ -284,84 +306,115 @@ static void stress_finish_batch(struct stress *s, u32 n, bool final)
 	}
 }
 
-/* Phase 1: random batches of non-overlapping reads and writes. */
-static int stress_random(struct stress *s, u32 ios)
+/* Prepare s's next random batch: non-overlapping reads and writes.  0 or -ENOMEM. */
+static int stress_prep_random(struct stress *s)
 {
-	u32 done = 0, n, i, j;
-	int err;
+	u32 n, i;
 
-	while (done < ios && !s->s_err) {
-		if (shell_interrupted())
-			return -EINTR;
-		for (n = 0; n < s->s_qd && done + n < ios; n++) {
-			struct stress_io *io = &s->s_io[n];
-			u32 nr = 1 + (u32)(stress_rand(s) % min(STRESS_MAX_SECT, s->s_sectors));
-			u32 tries = 0;
-			sector_t lba;
+	for (n = 0; n < s->s_qd && s->s_ios_done + n < s->s_ios; n++) {
+		struct stress_io *io = &s->s_io[n];
+		u32 nr = 1 + (u32)(stress_rand(s) % min(STRESS_MAX_SECT, s->s_sectors));
+		u32 tries = 0;
+		sector_t lba;
 
-			do {
-				lba = s->s_off + stress_rand(s) % (s->s_sectors - nr + 1);
-			} while (stress_overlaps(s, n, lba, nr) && ++tries < STRESS_PLACE_TRIES);
-			if (tries == STRESS_PLACE_TRIES)
-				break;	/* a small range is full: run the batch as it is */
-			io->io_s = s;
-			io->io_lba = lba;
-			io->io_nr = nr;
-			io->io_write = stress_rand(s) & 1;
-			if (stress_alloc_pages(s, io)) {
-				for (j = 0; j < n; j++)
-					stress_free_pages(&s->s_io[j]);
-				return -ENOMEM;
-			}
-			if (io->io_write) {
-				for (i = 0; i < nr; i++) {
-					u16 *g = &s->s_gen[lba + i - s->s_off];
-
-					*g = (u16)(*g == 0xffff ? 1 : *g + 1);
-				}
-				stress_data(s, io, false, true);
-			}
+		do {
+			lba = s->s_off + stress_rand(s) % (s->s_sectors - nr + 1);
+		} while (stress_overlaps(s, n, lba, nr) && ++tries < STRESS_PLACE_TRIES);
+		if (tries == STRESS_PLACE_TRIES)
+			break;	/* a small range is full: run the batch as it is */
+		io->io_s = s;
+		io->io_lba = lba;
+		io->io_nr = nr;
+		io->io_write = stress_rand(s) & 1;
+		if (stress_alloc_pages(s, io)) {
+			while (n--)
+				stress_free_pages(&s->s_io[n]);
+			return -ENOMEM;
 		}
-		err = stress_run_batch(s, n);
-		if (err == -ETIMEDOUT)
-			return err;
-		stress_finish_batch(s, n, false);
-		done += n;
+		if (io->io_write) {
+			for (i = 0; i < nr; i++) {
+				u16 *g = &s->s_gen[lba + i - s->s_off];
+
+				*g = (u16)(*g == 0xffff ? 1 : *g + 1);
+			}
+			stress_data(s, io, false, true);
+		}
 	}
-	return s->s_err;
+	s->s_batch = n;
+	s->s_ios_done += n;
+	return 0;
 }
 
-/* Phase 2 (write) and 3 (read back): the whole range in random pieces. */
-static int stress_sweep(struct stress *s, bool write)
+/* Prepare s's next sweep batch: the range in order, random lengths.  0 or -ENOMEM. */
+static int stress_prep_sweep(struct stress *s, bool write)
 {
-	sector_t lba = s->s_off, end = s->s_off + s->s_sectors;
+	sector_t end = s->s_off + s->s_sectors;
 	u32 n;
+
+	for (n = 0; n < s->s_qd && s->s_sweep < end; n++) {
+		struct stress_io *io = &s->s_io[n];
+		sector_t nr = 1 + stress_rand(s) % STRESS_MAX_SECT;	/* min() evaluates twice */
+
+		io->io_s = s;
+		io->io_lba = s->s_sweep;
+		io->io_nr = (u32)min(nr, end - s->s_sweep);
+		io->io_write = write;
+		if (stress_alloc_pages(s, io)) {
+			while (n--)
+				stress_free_pages(&s->s_io[n]);
+			return -ENOMEM;
+		}
+		if (write)
+			stress_data(s, io, true, true);
+		s->s_sweep += io->io_nr;
+	}
+	s->s_batch = n;
+	return 0;
+}
+
+enum stress_phase { STRESS_RANDOM, STRESS_WRITE_ALL, STRESS_READ_ALL };
+
+/*
+ * Run one phase on every device of the group, round by round, until each
+ * is done or has failed.  Returns 0, -ENOMEM, -EINTR or -ETIMEDOUT
+ * (device errors are kept in each s_err).
+ */
+static int stress_phase(struct stress_group *g, enum stress_phase phase)
+{
+	u32 d, busy;
 	int err;
 
-	while (lba < end && !s->s_err) {
-		for (n = 0; n < s->s_qd && lba < end; n++) {
-			struct stress_io *io = &s->s_io[n];
+	for (d = 0; d < g->g_n; d++)
+		g->g_s[d]->s_sweep = g->g_s[d]->s_off;
+	for (;;) {
+		if (shell_interrupted())
+			return -EINTR;
+		for (busy = 0, d = 0; d < g->g_n; d++) {
+			struct stress *s = g->g_s[d];
 
-			io->io_s = s;
-			io->io_lba = lba;
-			io->io_nr = (u32)min((sector_t)(1 + stress_rand(s) % STRESS_MAX_SECT),
-					     end - lba);
-			io->io_write = write;
-			if (stress_alloc_pages(s, io)) {
-				while (n--)
-					stress_free_pages(&s->s_io[n]);
-				return -ENOMEM;
+			s->s_batch = 0;
+			if (s->s_err)
+				continue;
+			if (phase == STRESS_RANDOM)
+				err = stress_prep_random(s);
+			else
+				err = stress_prep_sweep(s, phase == STRESS_WRITE_ALL);
+			if (err) {
+				while (d--)
+					while (g->g_s[d]->s_batch)
+						stress_free_pages(&g->g_s[d]->s_io[--g->g_s[d]->s_batch]);
+				return err;
 			}
-			if (write)
-				stress_data(s, io, true, true);
-			lba += io->io_nr;
+			busy += s->s_batch;
 		}
-		err = stress_run_batch(s, n);
-		if (err == -ETIMEDOUT)
+		if (!busy)
+			return 0;
+		err = stress_run_round(g);
+		if (err)
 			return err;
-		stress_finish_batch(s, n, true);
+		for (d = 0; d < g->g_n; d++)
+			stress_finish_batch(g->g_s[d], g->g_s[d]->s_batch, phase != STRESS_RANDOM);
 	}
-	return s->s_err;
 }
 
 static void stress_flush_end(struct bio *bio, int error)
@@ -370,36 +423,35 @@ static void stress_flush_end(struct bio *bio, int error)
 
 	s->s_err = s->s_err ? s->s_err : error;
 	bio_put(bio);
-	complete(&s->s_done);
+	complete(&s->s_group->g_done);
 }
 
-/* An empty flush bio: the device's FLUSH CACHE.  0 or -errno. */
+/* An empty flush bio: the device's FLUSH CACHE.  0, -ENOMEM or -ETIMEDOUT. */
 static int stress_flush(struct stress *s)
 {
 	struct bio *bio = bio_alloc(GFP_NOIO, 0);
 
 	if (!bio)
 		return -ENOMEM;
-	init_completion(&s->s_done);
+	init_completion(&s->s_group->g_done);
 	bio->bi_bdev = s->s_bdev;
 	bio->bi_rw = REQ_WRITE | REQ_PREFLUSH | REQ_SYNC;
 	bio->bi_private = s;
 	bio->bi_end_io = stress_flush_end;
 	submit_bio(bio);
-	if (wait_for_completion_timeout(&s->s_done, STRESS_WAIT_MS))
-		return -ETIMEDOUT;
-	return s->s_err;
+	return wait_for_completion_timeout(&s->s_group->g_done, STRESS_WAIT_MS);
 }
 
-static int stress_parse(struct stress *s, int argc, char **argv, u32 *ios)
+/* The key=value arguments, into the template t.  0 or -EINVAL. */
+static int stress_parse(struct stress *t, int argc, char **argv)
 {
-	u64 v, cap = bdev_nr_sects(s->s_bdev);
+	u64 v;
 	int i;
 
-	s->s_sectors = (u32)min(cap, (u64)STRESS_DEF_SECTORS);
-	s->s_qd = STRESS_DEF_QD;
-	s->s_seed = 1;
-	*ios = STRESS_DEF_IOS;
+	t->s_sectors = STRESS_DEF_SECTORS;
+	t->s_qd = STRESS_DEF_QD;
+	t->s_seed = 1;
+	t->s_ios = STRESS_DEF_IOS;
 	for (i = 2; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');
 
@@ -407,87 +459,151 @@ static int stress_parse(struct stress *s, int argc, char **argv, u32 *ios)
 			return -EINVAL;
 		*eq = '\0';
 		if (!strcmp(argv[i], "sectors") && v && v <= 0x7fffffff)
-			s->s_sectors = (u32)v;
+			t->s_sectors = (u32)v;
 		else if (!strcmp(argv[i], "off"))
-			s->s_off = v;
+			t->s_off = v;
 		else if (!strcmp(argv[i], "ios"))
-			*ios = (u32)min(v, (u64)0xffffffff);
+			t->s_ios = (u32)min(v, (u64)0xffffffff);
 		else if (!strcmp(argv[i], "qd") && v && v <= STRESS_MAX_QD)
-			s->s_qd = (u32)v;
+			t->s_qd = (u32)v;
 		else if (!strcmp(argv[i], "seed"))
-			s->s_seed = v;
+			t->s_seed = v;
 		else
 			return -EINVAL;
-	}
-	if (s->s_off >= cap || s->s_sectors > cap - s->s_off) {
-		printk("idestress: %u sectors at %llu do not fit in %s (%llu sectors)\n",
-		       s->s_sectors, (unsigned long long)s->s_off, s->s_bdev->bd_name,
-		       (unsigned long long)cap);
-		return -ECANCELED;
 	}
 	return 0;
 }
 
-static int cmd_idestress(int argc, char **argv)
+/* Open name for a stress shaped like t.  Returns it, or NULL (reported). */
+static struct stress *stress_open(const struct stress *t, struct stress_group *g, const char *name)
 {
-	struct stress *s;
-	u64 t0;
-	u32 ios;
+	struct stress *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	sector_t cap;
 	int err;
 
-	if (argc < 2)
-		return -EINVAL;
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
-		return -ENOMEM;
-	s->s_bdev = bdev_lookup(argv[1]);
+		return NULL;
+	s->s_bdev = bdev_lookup(name);
 	if (!s->s_bdev) {
-		printk("idestress: no device %s\n", argv[1]);
-		err = -ECANCELED;
+		printk("idestress: no device %s\n", name);
 		goto free_s;
 	}
 	err = bdev_open(s->s_bdev, FMODE_READ | FMODE_WRITE, NULL);
 	if (err) {
-		printk("idestress: cannot open %s for writing: %s\n", argv[1], errstr(err));
-		err = -ECANCELED;
+		printk("idestress: cannot open %s for writing: %s\n", name, errstr(err));
 		goto put_bdev;
 	}
-	err = stress_parse(s, argc, argv, &ios);
-	if (err)
-		goto close_bdev;
-	s->s_base = s->s_bdev->bd_start;
-	s->s_rng = s->s_seed * 0x9E3779B97F4A7C15ULL | 1;
-	s->s_gen = kcalloc(s->s_sectors, sizeof(*s->s_gen), GFP_KERNEL);
-	if (!s->s_gen) {
-		err = -ENOMEM;
+	cap = bdev_nr_sects(s->s_bdev);
+	s->s_off = t->s_off;
+	s->s_sectors = (u32)min((u64)t->s_sectors, cap > t->s_off ? cap - t->s_off : 0);
+	if (t->s_off >= cap || !s->s_sectors) {
+		printk("idestress: nothing at sector %llu of %s (%llu sectors)\n",
+		       (unsigned long long)t->s_off, name, (unsigned long long)cap);
 		goto close_bdev;
 	}
-	t0 = ktime_ms();
-	err = stress_random(s, ios);
-	if (!err)
-		err = stress_sweep(s, true);
-	if (!err)
-		err = stress_flush(s);
-	if (!err)
-		err = stress_sweep(s, false);
-	printk("idestress %s: ios=%u qd=%u sectors=%u off=%llu seed=%llu checked=%llu bad=%llu"
-	       " above4g=%llu ms=%llu result=%s\n", s->s_bdev->bd_name, ios, s->s_qd, s->s_sectors,
-	       (unsigned long long)s->s_off, (unsigned long long)s->s_seed,
-	       (unsigned long long)s->s_checked, (unsigned long long)s->s_bad,
-	       (unsigned long long)s->s_above4g, (unsigned long long)(ktime_ms() - t0), !err && !s->s_bad ? "PASS" : "FAIL");
-	if (!err && s->s_bad)
-		err = -EIO;
-	if (err == -ETIMEDOUT)
-		return err;	/* bios may still point into s: leave it all */
-	kfree(s->s_gen);
+	s->s_gen = kcalloc(s->s_sectors, sizeof(*s->s_gen), GFP_KERNEL);
+	if (!s->s_gen)
+		goto close_bdev;
+	s->s_base = s->s_bdev->bd_start;
+	s->s_qd = t->s_qd;
+	s->s_ios = t->s_ios;
+	s->s_seed = t->s_seed;
+	s->s_rng = (s->s_seed + s->s_base + ((u64)s->s_bdev->bd_dev << 32)) * 0x9E3779B97F4A7C15ULL | 1;
+	s->s_group = g;
+	return s;
+
 close_bdev:
 	bdev_close(s->s_bdev, FMODE_READ | FMODE_WRITE, NULL);
 put_bdev:
 	bdev_put(s->s_bdev);
 free_s:
 	kfree(s);
+	return NULL;
+}
+
+static void stress_close(struct stress *s)
+{
+	kfree(s->s_gen);
+	bdev_close(s->s_bdev, FMODE_READ | FMODE_WRITE, NULL);
+	bdev_put(s->s_bdev);
+	kfree(s);
+}
+
+/* The three phases and the flush, on the whole group.  0 or -errno. */
+static int stress_group_run(struct stress_group *g)
+{
+	u32 d;
+	int err;
+
+	err = stress_phase(g, STRESS_RANDOM);
+	if (!err)
+		err = stress_phase(g, STRESS_WRITE_ALL);
+	for (d = 0; d < g->g_n && !err; d++)
+		if (!g->g_s[d]->s_err)
+			err = stress_flush(g->g_s[d]);
+	if (!err)
+		err = stress_phase(g, STRESS_READ_ALL);
+	return err;
+}
+
+static int cmd_idestress(int argc, char **argv)
+{
+	struct stress_group *g;
+	struct stress *t, *s;
+	char *name, *next;
+	u64 t0;
+	u32 d;
+	int err;
+
+	if (argc < 2)
+		return -EINVAL;
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	err = -ENOMEM;
+	if (!g || !t)
+		goto free;
+	err = stress_parse(t, argc, argv);
+	if (err)
+		goto free;
+	for (name = argv[1]; name; name = next) {
+		next = strchr(name, ',');
+		if (next)
+			*next++ = '\0';
+		err = -EINVAL;
+		if (g->g_n == STRESS_MAX_DEVS)
+			goto close;
+		g->g_s[g->g_n] = stress_open(t, g, name);
+		err = -ECANCELED;	/* reported by stress_open */
+		if (!g->g_s[g->g_n])
+			goto close;
+		g->g_n++;
+	}
+	t0 = ktime_ms();
+	err = stress_group_run(g);
+	if (err == -ETIMEDOUT) {
+		printk("idestress: no completion in %u ms; giving up\n", STRESS_WAIT_MS);
+		return err;	/* bios may still point into the group: leave it all */
+	}
+	for (d = 0; d < g->g_n; d++) {
+		s = g->g_s[d];
+		printk("idestress %s: ios=%u qd=%u sectors=%u off=%llu seed=%llu checked=%llu"
+		       " bad=%llu above4g=%llu ms=%llu result=%s\n", s->s_bdev->bd_name, s->s_ios,
+		       s->s_qd, s->s_sectors, (unsigned long long)s->s_off,
+		       (unsigned long long)s->s_seed, (unsigned long long)s->s_checked,
+		       (unsigned long long)s->s_bad, (unsigned long long)s->s_above4g,
+		       (unsigned long long)(ktime_ms() - t0),
+		       !err && !s->s_err && !s->s_bad ? "PASS" : "FAIL");
+		if (!err && (s->s_err || s->s_bad))
+			err = -EIO;
+	}
+close:
+	while (g->g_n)
+		stress_close(g->g_s[--g->g_n]);
+free:
+	kfree(t);
+	kfree(g);
 	return err;
 }
 SHELL_COMMAND("idestress", cmd_idestress,
-	      "idestress DEV [sectors=N] [off=N] [ios=N] [qd=N] [seed=S]",
+	      "idestress DEV[,DEV...] [sectors=N] [off=N] [ios=N] [qd=N] [seed=S]",
 	      "LBA-stamped random read/write stress, then a stamped sweep (destroys data)");

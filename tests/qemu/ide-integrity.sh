@@ -5,7 +5,8 @@
 # and again with ide.nodma (PIO through kmap_atomic).  After each run the
 # host reads the image: every stamped sector must hold its own LBA and the
 # run's seed, and the sectors around the range must still be zero.  The
-# bench command's peer workloads run on the same disk.
+# bench command's peer workloads run on the same disk.  Master and slave
+# are stressed together too.
 . "$(dirname "$0")/lib.bash"
 
 img=$logdir/ide-integrity
@@ -29,6 +30,21 @@ run dma "" 7
 expect_out "ide/integrity/dma/mode" 'hda: QEMU HARDDISK, .*UDMA/[0-9]'
 run pio "ide.nodma" 11
 expect_out "ide/integrity/pio/mode" 'hda: QEMU HARDDISK, .*, PIO'
+
+# Master and slave of one channel at once: every round keeps bios in
+# flight on both, so the channel serialises them under its lock.
+truncate -s 64M "$img/master.raw"
+truncate -s 48M "$img/slave.raw"
+boot ide-integrity-pair --timeout 240 --disk "$img/master.raw" --disk "$img/slave.raw" \
+	--cmdline 'writable=hda,hdb run="idestress hda,hdb sectors=32768 ios=1500 seed=21; iostat"'
+expect_rc "ide/integrity/pair/run" 0
+for d in hda hdb; do
+	expect_out "ide/integrity/pair/$d-pass" "idestress $d: .*seed=21 .*bad=0 .*result=PASS"
+done
+for f in master slave; do
+	why=$(python3 $check "$img/$f.raw" 0 32768 21 --zero 32768 2048 | tail -1)
+	if [ -z "$why" ]; then ok "ide/integrity/pair/$f-host-check"; else notok "ide/integrity/pair/$f-host-check" "$why"; fi
+done
 
 # The peer's workloads: a verify pass and the throughput lines.
 truncate -s 128M "$img/bench.raw"
