@@ -1,33 +1,27 @@
 /*
- * The IDE I/O path: requests from the block layer to the channel and
- * back, by bus-master DMA (SFF-8038i) or by PIO, with interrupts, errors,
- * timeouts and channel resets.  Bus-independent; ide_pci.c finds the
- * ports and ide_probe.c the drives.
+ * The IDE I/O path: block requests to the channel and back, by
+ * bus-master DMA or PIO, with interrupts, errors, timeouts and resets.
+ * Bus-independent: ide_pci.c finds the ports, ide_probe.c the drives.
  *
  * One command per channel.  Both drives' queues use ch_lock as their
- * queue lock, so ide_request_fn() runs with the whole channel held: when
- * the channel is idle it fetches a request and starts it; when busy it
- * leaves the request queued.  Completion (from the interrupt, or from the
- * timeout) ends the request and runs both queues, the other drive's
- * first, so master and slave take turns.
+ * queue lock, so ide_request_fn() holds the whole channel: idle, it
+ * fetches and starts a request; busy, it leaves it queued.  Completion
+ * (interrupt or timeout) ends the request and runs both queues, the
+ * other drive's first, so master and slave take turns.
  *
  * DMA (SFF-8038i 3.1, "Standard Programming Sequence"): PRD table from
  * blk_rq_map_sg(), table pointer, direction, clear Interrupt and Error,
- * the ATA command, then Start.  The interrupt handler reads the BM status
- * first (its Interrupt bit says whether the interrupt is ours, even on a
- * shared line), stops the engine, reads the ATA Status (which clears the
- * device's INTRQ) and only then writes 1 to the BM Interrupt bit
- * (HARDWARE.md item 9).
+ * the ATA command, then Start.  The handler reads BM status first (its
+ * Interrupt bit says whose interrupt it is, even on a shared line), stops
+ * the engine, reads Status (dropping INTRQ), then writes 1 to the BM
+ * Interrupt bit (HARDWARE.md item 9).  PIO (ide.nodma, no bus master):
+ * READ/WRITE SECTORS (EXT), one interrupt per sector, copied through a
+ * sector buffer and kmap_atomic(), so highmem needs no bounce.
  *
- * PIO (ide.nodma, or no bus master): READ/WRITE SECTORS (EXT), an
- * interrupt per logical sector, the data copied through a sector buffer
- * and kmap_atomic(), so highmem pages need no bounce.
- *
- * Errors: a device error ends the request with -EIO, naming the sector
- * from the taskfile; the channel goes on.  A timeout resets the channel
- * (SRST, then a timer polls BSY; never a spin with interrupts off) and
- * the block layer retries the request up to IDE_MAX_RETRIES times, then
- * fails it with -EIO.  A channel that never leaves BSY fails its I/O.
+ * A device error fails the request with -EIO, naming the sector from the
+ * taskfile.  A timeout soft-resets the channel (a timer polls BSY: no
+ * spinning with interrupts off) and the block layer retries a bounded
+ * number of times, then fails with -EIO.  A channel that stays BSY dies.
  */
 #include "drivers/ata/atareg.h"
 #include "drivers/ide/idevar.h"
@@ -493,7 +487,7 @@ static void ide_pio_out(struct ide_channel *ch, u8 st)
 /* Act on an interrupt that is the channel's, already acknowledged.  ch_lock held. */
 static void ide_service(struct ide_channel *ch, u8 st, u8 bmst)
 {
-	DPRINTF(IDE_D_INTR, "ide%u: intr state %s status %#x bm %#x\n", ch->ch_index,
+	DPRINTF(IDE_D_INTR, "%s: intr state %s status %#x bm %#x\n", ch->ch_name,
 		ide_ch_state_names[ch->ch_state], st, bmst);
 	switch (ch->ch_state) {
 	case IDE_CH_DMA:
@@ -617,8 +611,8 @@ void ide_reset_timer_fn(struct timer_list *t)
 		ch->ch_state = IDE_CH_IDLE;
 		ide_kick(ch);
 	} else if (ktime_ms() >= ch->ch_reset_deadline) {
-		pr_err("ide%u: channel %u still busy %u ms after a reset: giving up on it\n",
-		       ch->ch_sc->sc_index, ch->ch_index, IDE_BSY_TIMEOUT_MS);
+		pr_err("%s: still busy %u ms after a reset: channel dead, its I/O fails\n",
+		       ch->ch_name, IDE_BSY_TIMEOUT_MS);
 		ch->ch_state = IDE_CH_DEAD;
 		ide_kick(ch);
 	} else {

@@ -125,7 +125,7 @@ static int ide_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 		return -ENOMEM;
 	sc->sc_pci = dev;
 	sc->sc_index = ide_pci_nr;
-	snprintf(sc->sc_name, sizeof(sc->sc_name), "ide%u", sc->sc_index);
+	snprintf(sc->sc_name, sizeof(sc->sc_name), "pciide%u", sc->sc_index);
 	sc->sc_quirks = id->pid_data;
 	if (dev->pd_progif & PCI_IDE_PROGIF_MASTER)
 		bm = ide_pci_io_bar(dev, IDE_PCI_BAR_BMIDE, IDE_BM_BAR_MIN_SIZE);

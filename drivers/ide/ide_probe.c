@@ -39,6 +39,7 @@
 #define IDE_MAX_RETRIES		2	/* timeouts retried after a reset */
 #define IDE_MINORS		64	/* per drive: the disk and 63 partitions */
 #define IDE_MAX_HW_SECTORS_48	65535	/* Linux's cap for 48-bit PATA commands */
+#define IDE_MAX_SECTORS_SOFT	2560	/* requests up to 1.25 MiB, as Linux 6.1 builds them */
 #define IDE_DMA_ALIGN		3	/* dword-aligned PRD addresses and lengths */
 
 /* Linux's majors for the first four channels (IDE0..IDE3). */
@@ -240,9 +241,11 @@ static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 	if (floating)
 		return 0;
 	err = ide_probe_reset(ch);
-	if (err == -ETIMEDOUT)
-		pr_warn("ide%u: channel %u busy %u ms after reset: probing anyway\n",
-			ch->ch_sc->sc_index, ch->ch_index, IDE_PROBE_BSY_MS);
+	if (err == -ETIMEDOUT) {
+		pr_warn("%s: still busy %u ms after a reset: channel ignored\n", ch->ch_name,
+			IDE_PROBE_BSY_MS);
+		return 0;
+	}
 	for (u = 0; u < IDE_UNITS; u++) {
 		if (ide_probe_unit(ch, u, buf) == 0 && ch->ch_drive[u].dr_kind == IDE_KIND_ATA)
 			n++;
@@ -284,6 +287,7 @@ static struct request_queue *ide_init_queue(struct ide_drive *d)
 	blk_queue_physical_block_size(q, d->dr_id.ai_physical_size);
 	hw_sectors = d->dr_id.ai_lba48 ? IDE_MAX_HW_SECTORS_48 : ATA_MAX_SECTORS_28;
 	blk_queue_max_hw_sectors(q, hw_sectors * (d->dr_lbs >> SECTOR_SHIFT));
+	blk_queue_max_sectors(q, IDE_MAX_SECTORS_SOFT);
 	blk_queue_max_segments(q, IDE_MAX_SG);
 	blk_queue_max_segment_size(q, IDE_PRD_MAX_BYTES);
 	blk_queue_segment_boundary(q, IDE_PRD_BOUNDARY - 1);
@@ -391,6 +395,7 @@ static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
 	unsigned chan_no = sc->sc_index * IDE_CHANNELS + ch->ch_index, u, found;
 	int err, added = 0;
 
+	snprintf(ch->ch_name, sizeof(ch->ch_name), "ide%u", chan_no);
 	spin_lock_init(&ch->ch_lock, "ide_channel");
 	timer_setup(&ch->ch_reset_timer, ide_reset_timer_fn);
 	ch->ch_state = IDE_CH_IDLE;
@@ -414,12 +419,11 @@ static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
 	if (err)
 		return err;
 	err = register_blkdev(chan_no < ARRAY_SIZE(ide_majors) ? ide_majors[chan_no] : 0,
-			      sc->sc_name);
+			      ch->ch_name);
 	if (err < 0)
 		goto free_buffers;
 	ch->ch_major = err;
-	snprintf(ch->ch_irqname, sizeof(ch->ch_irqname), "ide%u", chan_no);
-	err = request_irq((unsigned)ch->ch_irq, ide_intr, ch, ch->ch_irqname);
+	err = request_irq((unsigned)ch->ch_irq, ide_intr, ch, ch->ch_name);
 	if (err)
 		goto unregister;
 	/* Interrupts on at the device: nIEN off (ATA8-APT, Device Control). */
@@ -440,7 +444,7 @@ static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
 	ide_devctl(ch, ATA_CTL_NIEN);
 	free_irq((unsigned)ch->ch_irq, ch);
 unregister:
-	unregister_blkdev((unsigned)ch->ch_major, sc->sc_name);
+	unregister_blkdev((unsigned)ch->ch_major, ch->ch_name);
 free_buffers:
 	ide_free_buffers(ch);
 	return err;

@@ -85,7 +85,7 @@ struct ide_channel {
 	u16			ch_ctl;		/* [I] control block base port (+2: Alt Status) */
 	u16			ch_bm;		/* [I] its bus-master registers, 0 if none */
 	int			ch_irq;		/* [I] -1 if none */
-	char			ch_irqname[8];	/* [I] "ide0": request_irq keeps the pointer */
+	char			ch_name[8];	/* [I] "ide0", "ide1": IRQ and major owner */
 	int			ch_major;	/* [I] block major of its drives */
 	struct ide_drive	ch_drive[IDE_UNITS];	/* [I] (counters [c]) */
 
@@ -117,7 +117,7 @@ struct ide_channel {
 
 struct ide_softc {
 	struct pci_dev		*sc_pci;	/* [I] NULL for a legacy ISA controller */
-	char			sc_name[8];	/* [I] "ide0" */
+	char			sc_name[12];	/* [I] "pciide0" */
 	unsigned		sc_index;	/* [I] controller number: names hda + 4n */
 	unsigned long		sc_quirks;	/* [I] IDE_Q_* */
 	bool			sc_nodma;	/* [I] PIO only (ide.nodma or a quirk) */

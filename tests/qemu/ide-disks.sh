@@ -29,7 +29,7 @@ rm -rf "$img" && mkdir -p "$img"
 boot ide-disks --timeout 60 --disk "$img/d0.raw" --disk "$img/d1.raw" --disk "$img/d2.raw" \
 	--disk "$img/d3.raw" --cmdline 'run="lsblk; part hda; part hdb; part hdc; part hdd; lspci; irqs"'
 expect_rc "ide/disks/boot" 0
-expect_out "ide/disks/controller" '^\[ *[0-9.]+\] ide0: 8086:7010 prog-if 80, legacy/legacy, bus master on'
+expect_out "ide/disks/controller" '^\[ *[0-9.]+\] pciide0: 8086:7010 prog-if 80, legacy/legacy, bus master on'
 expect_out "ide/disks/bound" '^00:01\.1 8086:7010 .* ide$'
 expect_out "ide/disks/irq14" '^ *14 .* ide0$'
 expect_out "ide/disks/irq15" '^ *15 .* ide1$'
