@@ -149,7 +149,7 @@ struct gendisk *alloc_disk(int minors)
 		return NULL;
 	disk = kzalloc(sizeof(*disk), GFP_KERNEL);
 	if (!disk)
-		goto fail;
+		return NULL;
 	disk->gd_parts = kcalloc((size_t)minors, sizeof(*disk->gd_parts), GFP_KERNEL);
 	if (!disk->gd_parts)
 		goto free_disk;
@@ -161,7 +161,6 @@ struct gendisk *alloc_disk(int minors)
 
 free_disk:
 	kfree(disk);
-fail:
 	return NULL;
 }
 
@@ -293,7 +292,7 @@ static int genhd_scan_read(struct gendisk *disk, struct genhd_scan *s)
 	pp->pp_entries = kcalloc(limit, sizeof(*pp->pp_entries), GFP_KERNEL);
 	pp->pp_buf = kmalloc(bs, GFP_KERNEL);
 	if (!s->gs_bdevs || !pp->pp_entries || !pp->pp_buf)
-		return -ENOMEM;
+		goto nomem;
 	pp->pp_name = disk->gd_name;
 	pp->pp_block_size = bs;
 	pp->pp_nr_blocks = min(get_capacity(disk) / (bs / SECTOR_SIZE), PART_MAX_BLOCKS);
@@ -311,9 +310,13 @@ static int genhd_scan_read(struct gendisk *disk, struct genhd_scan *s)
 
 		s->gs_bdevs[pe->pe_partno] = bdev_alloc(disk, pe->pe_partno, pe, pp);
 		if (!s->gs_bdevs[pe->pe_partno])
-			return -ENOMEM;
+			goto nomem;
 	}
 	return 0;
+
+nomem:
+	pr_warn("%s: no memory to scan the partition table\n", disk->gd_name);
+	return -ENOMEM;
 }
 
 /*
@@ -448,8 +451,11 @@ int add_disk(struct gendisk *disk)
 	list_add_tail(&disk->gd_list, &genhd_disks);
 	spin_unlock_irqrestore(&genhd_lock, flags);
 
-	/* an unreadable table is reported by the scan and leaves no partitions */
-	genhd_scan(disk);
+	/*
+	 * A failed scan is not a failed add: the disk stays, without
+	 * partitions, and the scan has said why (error already printed).
+	 */
+	(void)genhd_scan(disk);
 	genhd_scan_done(disk);
 	return 0;
 

@@ -27,8 +27,19 @@ bool lapic_enabled(void);
 u8 lapic_id(void);
 void lapic_eoi(void);
 
+/* An I/O APIC input as programmed, read back from the hardware. */
+struct ioapic_line {
+	u32	il_gsi;
+	u8	il_apic_id;		/* of the I/O APIC serving it */
+	u8	il_vector;
+	bool	il_level;
+	bool	il_active_low;
+	bool	il_masked;
+};
+
 /* kernel/ioapic.c */
 int ioapic_init(const struct acpi_madt_info *mi);
+int ioapic_irq_line(unsigned irq, struct ioapic_line *out);
 int ioapic_take_isa(const struct acpi_madt_info *mi);
 bool ioapic_active(void);
 int ioapic_isa_irq_pci(unsigned irq);

@@ -12,7 +12,7 @@
 #include "kernel/time.h"
 #include "lib/string.h"
 
-#define APIC_ST_WINDOW_MS	50	/* about 50 ticks at HZ=1000 */
+#define APIC_ST_WINDOW_MS	20	/* about 20 ticks at HZ=1000; jiffies lose as many */
 
 static u64 ticks_over(u32 ms)
 {

@@ -27,7 +27,7 @@ struct boot_mmap_entry {
 struct boot_module {
 	phys_addr_t	start;		/* [start, end) in physical memory */
 	phys_addr_t	end;
-	char		name[64];	/* the module's command line */
+	char		name[256];	/* the module's command line */
 };
 
 struct boot_info {

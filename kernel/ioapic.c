@@ -293,6 +293,7 @@ int ioapic_take_isa(const struct acpi_madt_info *mi)
 	return n;
 }
 
+/* True once the I/O APIC serves the ISA lines (PCI INTx policy depends on it). */
 bool ioapic_active(void)
 {
 	return READ_ONCE(ios.ios_active);
@@ -364,4 +365,34 @@ int ioapic_route_gsi(u32 gsi, bool level, bool active_low)
 	err = __route((unsigned)irq, gsi, level, active_low, true);
 	spin_unlock_irqrestore(&ios.ios_lock, flags);
 	return err ? err : irq;
+}
+
+/**
+ * ioapic_irq_line - how irq is routed right now, from the entry itself
+ * @irq: a kernel IRQ; @out: filled on success
+ *
+ * Returns 0, or -ENOENT when no I/O APIC input carries irq.
+ */
+int ioapic_irq_line(unsigned irq, struct ioapic_line *out)
+{
+	unsigned long flags;
+	struct ioapic *io;
+	u32 pin, lo;
+	int err = -ENOENT;
+
+	if (irq >= NR_IRQS)
+		return -ENOENT;
+	spin_lock_irqsave(&ios.ios_lock, flags);
+	if (ios.ios_gsi[irq] != IOAPIC_NO_GSI && (io = gsi_to_pin(ios.ios_gsi[irq], &pin))) {
+		lo = ioapic_read(io, IOAPIC_REG_REDTBL(pin));
+		out->il_gsi = ios.ios_gsi[irq];
+		out->il_apic_id = io->io_id;
+		out->il_vector = (u8)(lo & IOAPIC_RTE_VECTOR_MASK);
+		out->il_level = lo & (u32)IOAPIC_RTE_LEVEL;
+		out->il_active_low = lo & (u32)IOAPIC_RTE_ACTIVE_LOW;
+		out->il_masked = lo & (u32)IOAPIC_RTE_MASKED;
+		err = 0;
+	}
+	spin_unlock_irqrestore(&ios.ios_lock, flags);
+	return err;
 }

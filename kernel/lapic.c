@@ -143,11 +143,13 @@ void lapic_mask_extint(void)
 		lapic_write(LAPIC_LVT_LINT0, v | LAPIC_LVT_MASKED);
 }
 
+/* True once lapic_init() succeeded: MSI and I/O APIC delivery are possible. */
 bool lapic_enabled(void)
 {
 	return lapic.la_base != NULL;
 }
 
+/* This CPU's physical APIC ID, the destination of every I/O APIC entry and MSI. */
 u8 lapic_id(void)
 {
 	return lapic.la_id;

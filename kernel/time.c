@@ -106,7 +106,7 @@ static irqreturn_t pit_interrupt(unsigned irq, void *data)
 }
 
 /* Count TSC ticks across a CALIBRATE_MS one-shot on PIT channel 2. */
-static u32 calibrate_tsc(void)
+u32 tsc_calibrate_khz(void)
 {
 	u32 count = PIT_HZ / 1000 * CALIBRATE_MS, loops = 0;
 	u64 t0, t1;
@@ -133,7 +133,7 @@ void time_init(void)
 	u32 div = (PIT_HZ + HZ / 2) / HZ;
 
 	if (boot_cpu.features_edx & CPUID1_EDX_TSC) {
-		tsc_rate_khz = calibrate_tsc();
+		tsc_rate_khz = tsc_calibrate_khz();
 		if (tsc_rate_khz) {
 			tsc_mult = (NSEC_PER_MSEC << TSC_SHIFT) / tsc_rate_khz;
 			tsc_boot = rdtsc();

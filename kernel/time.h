@@ -27,8 +27,11 @@ static inline u64 ktime_ms(void) { return ktime_ns() / NSEC_PER_MSEC; }
 void udelay(u32 us);
 void mdelay(u32 ms);
 
-/* TSC ticks per microsecond as calibrated, 0 if unknown. */
+/* TSC kHz as calibrated at boot, 0 if unknown. */
 u32 tsc_khz(void);
+/* Measure the TSC against PIT channel 2 now (CALIBRATE_MS); 0 on failure.
+ * Interrupts may be on: the PIT's counter, not its interrupt, is the clock. */
+u32 tsc_calibrate_khz(void);
 
 struct rtc_time {
 	u16 year;	/* e.g. 2026 */

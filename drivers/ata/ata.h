@@ -90,6 +90,18 @@ struct ata_ncq_err {
 	u16	ne_count;
 };
 
+/* What answered on a port or channel, from its reset signature (ata_classify). */
+enum ata_dev_class {
+	ATA_DEV_NONE,		/* nothing there (floating bus) */
+	ATA_DEV_ATA,		/* a disk: IDENTIFY DEVICE */
+	ATA_DEV_ATAPI,		/* CD/DVD, tape: IDENTIFY PACKET DEVICE, left alone */
+	ATA_DEV_PM,		/* SATA port multiplier */
+	ATA_DEV_SEMB,		/* SATA enclosure management bridge */
+	ATA_DEV_UNKNOWN,
+	ATA_DEV_NR_CLASSES
+};
+extern const char *const ata_dev_class_names[ATA_DEV_NR_CLASSES];
+
 /* ata_identify.c */
 int ata_id_parse(const u16 *id, struct ata_id *out);
 void ata_id_string(const u16 *id, unsigned word, unsigned nwords, char *out);
@@ -107,9 +119,14 @@ void ata_fis_to_tf(const struct sata_fis_d2h *fis, struct ata_taskfile *tf, u8 *
 		   u8 *error);
 int ata_ncq_log_parse(const u8 *log, struct ata_ncq_err *out);
 
+u64 ata_tf_result_lba(const struct ata_taskfile *tf);
+int ata_xfer_mode(const struct ata_id *ai, u8 host_udma, u8 host_mwdma);
+
 /* ata_decode.c */
 int ata_status_str(u8 status, char *buf, size_t size);
 int ata_error_str(u8 error, char *buf, size_t size);
 const char *ata_cmd_name(u8 command);
+int ata_err_describe(char *buf, size_t size, u8 command, u8 status, u8 error, u64 lba);
+enum ata_dev_class ata_classify(u8 lbamid, u8 lbahigh, u8 status);
 
 #endif

@@ -226,3 +226,43 @@ int ata_ncq_log_parse(const u8 *log, struct ata_ncq_err *out)
 	out->ne_count = (u16)(buf[ATA_NCQ_LOG_COUNT] | buf[ATA_NCQ_LOG_COUNT + 1] << 8);
 	return 0;
 }
+
+/*
+ * The LBA a result taskfile reports (the first failing sector after an
+ * error).  With ATA_TF_LBA48 the driver read the "previous" bytes too and
+ * tf_lba holds 47:0; a 28-bit result has LBA 27:24 in the Device register.
+ */
+u64 ata_tf_result_lba(const struct ata_taskfile *tf)
+{
+	if (tf->tf_flags & ATA_TF_LBA48)
+		return tf->tf_lba & (ATA_LBA48_LIMIT - 1);
+	return (tf->tf_lba & 0xffffff) | (u64)(tf->tf_device & ATA_DEVICE_LBA28_MASK) << 24;
+}
+
+/**
+ * ata_xfer_mode - the DMA mode to ask for with SET FEATURES (SET TRANSFER MODE)
+ * @ai: the disk
+ * @host_udma: UDMA modes the controller and cable can do (bit n: mode n)
+ * @host_mwdma: multiword DMA modes the controller can do
+ *
+ * Returns the Count value, ATA_XFER_UDMA | n for the fastest common Ultra
+ * DMA mode, else ATA_XFER_MWDMA | n, or -EOPNOTSUPP when only PIO is left.
+ * A 40-wire cable is the caller's to know: it limits host_udma to modes 0-2.
+ */
+int ata_xfer_mode(const struct ata_id *ai, u8 host_udma, u8 host_mwdma)
+{
+	u8 common;
+	int n;
+
+	if (!ai->ai_dma)
+		return -EOPNOTSUPP;
+	common = ai->ai_udma_modes & host_udma & 0x7f;
+	for (n = 6; n >= 0; n--)
+		if (common & (1u << n))
+			return ATA_XFER_UDMA | n;
+	common = ai->ai_mwdma_modes & host_mwdma & 0x07;
+	for (n = 2; n >= 0; n--)
+		if (common & (1u << n))
+			return ATA_XFER_MWDMA | n;
+	return -EOPNOTSUPP;
+}

@@ -1,10 +1,12 @@
 /*
- * Readable ATA status, error and command names for error messages:
+ * Readable ATA status, error and command names for error messages, one
+ * format for both drivers (the disk name is the caller's prefix):
  *
  *	sda: READ FPDMA QUEUED failed at sector 4096: status DRDY ERR, error UNC
  *
  * Bits are named high to low by the ATA8-ACS field names (the obsolete
  * ones by their classic names, which is what old disks still mean).
+ * Also what a reset signature says is attached (ata_classify).
  * Pure code; host-tested.
  */
 #include "drivers/ata/ata.h"
@@ -89,4 +91,65 @@ const char *ata_cmd_name(u8 command)
 		if (cmd_names[i].cn_cmd == command)
 			return cmd_names[i].cn_name;
 	return "unknown command";
+}
+
+/**
+ * ata_err_describe - one line for a failed command
+ * @buf, @size: output, always terminated when size > 0
+ * @command: the opcode that failed; @status, @error: the registers after it
+ * @lba: the failing sector the device reported (ata_tf_result_lba)
+ *
+ * Returns the length the full text needs.  The error register means
+ * nothing unless status has ERR, so it is left out then.
+ */
+int ata_err_describe(char *buf, size_t size, u8 command, u8 status, u8 error, u64 lba)
+{
+	char st[48], er[48];
+
+	ata_status_str(status, st, sizeof(st));
+	if (!(status & ATA_STATUS_ERR) || (status & ATA_STATUS_BSY))
+		return snprintf(buf, size, "%s failed at sector %llu: status %s",
+				ata_cmd_name(command), (unsigned long long)lba, st);
+	ata_error_str(error, er, sizeof(er));
+	return snprintf(buf, size, "%s failed at sector %llu: status %s, error %s",
+			ata_cmd_name(command), (unsigned long long)lba, st, er);
+}
+
+const char *const ata_dev_class_names[ATA_DEV_NR_CLASSES] = {
+	[ATA_DEV_NONE] = "none",
+	[ATA_DEV_ATA] = "ATA",
+	[ATA_DEV_ATAPI] = "ATAPI",
+	[ATA_DEV_PM] = "port multiplier",
+	[ATA_DEV_SEMB] = "enclosure bridge",
+	[ATA_DEV_UNKNOWN] = "unknown",
+};
+
+/**
+ * ata_classify - what a device's reset signature says it is
+ * @lbamid, @lbahigh: LBA 15:8 and 23:16 after reset (AHCI: PxSIG bits
+ *	23:16 and 31:24)
+ * @status: the Status after reset; 0xff or 0x7f is a bus with nothing on it
+ *
+ * The signatures of ACS ("Signature and persistence") and SATA (port
+ * multiplier, enclosure bridge).
+ */
+enum ata_dev_class ata_classify(u8 lbamid, u8 lbahigh, u8 status)
+{
+	static const struct {
+		u8			sc_mid, sc_high;
+		enum ata_dev_class	sc_class;
+	} sigs[] = {
+		{ ATA_SIG_ATA_LBAMID, ATA_SIG_ATA_LBAHIGH, ATA_DEV_ATA },
+		{ ATA_SIG_ATAPI_LBAMID, ATA_SIG_ATAPI_LBAHIGH, ATA_DEV_ATAPI },
+		{ ATA_SIG_PM_LBAMID, ATA_SIG_PM_LBAHIGH, ATA_DEV_PM },
+		{ ATA_SIG_SEMB_LBAMID, ATA_SIG_SEMB_LBAHIGH, ATA_DEV_SEMB },
+	};
+	size_t i;
+
+	if (status == 0xff || status == 0x7f)
+		return ATA_DEV_NONE;
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		if (sigs[i].sc_mid == lbamid && sigs[i].sc_high == lbahigh)
+			return sigs[i].sc_class;
+	return ATA_DEV_UNKNOWN;
 }

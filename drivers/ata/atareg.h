@@ -172,5 +172,9 @@
 #define ATA_SIG_ATA_LBAHIGH		0x00
 #define ATA_SIG_ATAPI_LBAMID		0x14
 #define ATA_SIG_ATAPI_LBAHIGH		0xeb
+#define ATA_SIG_PM_LBAMID		0x69	/* SATA port multiplier */
+#define ATA_SIG_PM_LBAHIGH		0x96
+#define ATA_SIG_SEMB_LBAMID		0x3c	/* SATA enclosure management bridge */
+#define ATA_SIG_SEMB_LBAHIGH		0xc3
 
 #endif

@@ -19,7 +19,7 @@
 #include "kernel/mm/slab.h"
 #include "lib/string.h"
 
-static unsigned mem_count = 1;
+static unsigned mem_count;	/* none unless asked: they take memory */
 static u64 mem_size = 64 * MiB;
 PARAM_UINT("mem.count", mem_count, "number of memory disks (make_request style)");
 PARAM_SIZE("mem.size", mem_size, "size of each memory disk, bytes (K/M/G)");

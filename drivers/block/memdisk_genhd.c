@@ -7,7 +7,8 @@
  * turns such a queue into a named disk.  Multiboot modules (QEMU -initrd,
  * GRUB's module command) become further RAM disks, their contents copied
  * in: a partitioned disk image given as a module shows up with its
- * partitions, before any disk driver exists.
+ * partitions, before any disk driver exists.  " bs=4096" in a module's
+ * command line gives its disk 4096-byte logical blocks.
  */
 #include "drivers/block/ramvar.h"
 #include "block/blkdev.h"
@@ -74,6 +75,7 @@ int memdisk_add_disk(struct request_queue *q, const char *name, sector_t sectors
 	disk->gd_fops = &memdisk_fops;
 	disk->gd_queue = q;
 	disk->gd_private_data = q->q_queuedata;
+	disk->gd_logical_block_size = q->q_limits.lim_logical_block_size;
 	if (!scan)
 		disk->gd_flags |= GENHD_FL_NO_PART_SCAN;
 	set_capacity(disk, sectors);
@@ -114,6 +116,8 @@ static int module_disk(const struct boot_module *m, unsigned index)
 		}
 		kunmap_atomic(dst);
 	}
+	if (strstr(m->name, " bs=4096"))	/* an image of a 4Kn disk */
+		blk_queue_logical_block_size(rd->rd_queue, 4096);
 	pr_info("%s: boot module \"%s\", %llu KiB\n", name, m->name,
 		(unsigned long long)((m->end - m->start) >> 10));
 	return memdisk_add_disk(rd->rd_queue, name, rd->rd_nr_sectors, true);

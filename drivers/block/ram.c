@@ -19,7 +19,7 @@
 #include "kernel/mm/slab.h"
 #include "lib/string.h"
 
-static unsigned ram_count = 1;
+static unsigned ram_count;	/* none unless asked: they take memory */
 static u64 ram_size = 16 * MiB;
 static u64 ram_bounce;
 PARAM_UINT("ram.count", ram_count, "number of RAM disks (request_fn style)");

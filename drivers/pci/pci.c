@@ -44,6 +44,10 @@ static void cfg_write(struct pci_host *host, u16 bdf, unsigned off, unsigned siz
 	host->ph_ops->write(host->ph_ctx, bdf, off, size, val);
 }
 
+/*
+ * Configuration access for one function: off below 256 and aligned to the
+ * access size.  Any context; the host's ops serialise the hardware.
+ */
 u8 pci_read8(const struct pci_dev *dev, unsigned off)
 {
 	return (u8)cfg_read(dev->pd_host, dev->pd_bdf, off, 1);
@@ -84,6 +88,28 @@ void pci_set_command(struct pci_dev *dev, u16 set, u16 clear)
 	u16 cmd = pci_read16(dev, PCI_COMMAND);
 
 	pci_write16(dev, PCI_COMMAND, (u16)((cmd & ~clear) | set));
+}
+
+/**
+ * pci_bar_ioport - the I/O port range of an I/O BAR
+ * @dev: the function; @bar: BAR index
+ * @port, @len: the range on success
+ *
+ * Returns 0; -EINVAL for a BAR that is not I/O; -ENXIO when firmware left
+ * it unassigned (base 0) or it lies beyond the 64 KiB x86 port space.
+ */
+int pci_bar_ioport(const struct pci_dev *dev, unsigned bar, u16 *port, u32 *len)
+{
+	const struct pci_bar *b;
+
+	if (bar >= ARRAY_SIZE(dev->pd_bar) || dev->pd_bar[bar].pb_type != PCI_BAR_IO)
+		return -EINVAL;
+	b = &dev->pd_bar[bar];
+	if (b->pb_base == 0 || b->pb_base + b->pb_size > 0x10000)
+		return -ENXIO;
+	*port = (u16)b->pb_base;
+	*len = (u32)b->pb_size;
+	return 0;
 }
 
 /*
@@ -172,6 +198,12 @@ void pci_msi_disable(struct pci_dev *dev)
 	pci_set_command(dev, 0, PCI_COMMAND_INTX_DISABLE);
 }
 
+static bool orig_is_64(u32 bar)
+{
+	return !(bar & PCI_BAR_SPACE_IO) &&
+	       (bar & PCI_BAR_MEM_TYPE_MASK) == PCI_BAR_MEM_TYPE_64;
+}
+
 /*
  * Size BAR i by the all-ones probe; returns how many BAR slots it used
  * (2 for a 64-bit memory BAR, else 1).  Decode must be off (caller).
@@ -191,14 +223,11 @@ static unsigned decode_bar(struct pci_dev *dev, unsigned i, unsigned nbars)
 		return 1;	/* unimplemented (or a function that stopped answering) */
 
 	if (orig & PCI_BAR_SPACE_IO) {
+		/* A 16-bit decoder reads its upper half as 0: only the low bit counts. */
 		mask = probe & PCI_BAR_IO_MASK;
-		/* A 16-bit I/O decoder may read its upper half as 0 (6.2.5.1). */
-		if (!(mask & 0xffff0000u))
-			mask |= 0xffff0000u;
-		mask |= ~0xffffffffull;
 		b->pb_type = PCI_BAR_IO;
 		b->pb_base = orig & PCI_BAR_IO_MASK;
-	} else if ((orig & PCI_BAR_MEM_TYPE_MASK) == PCI_BAR_MEM_TYPE_64) {
+	} else if (orig_is_64(orig)) {
 		if (i + 1 >= nbars) {
 			DPRINTF(PCI_D_SCAN, "pci: 64-bit BAR%u has no upper half\n", i);
 			return 1;
@@ -213,19 +242,22 @@ static unsigned decode_bar(struct pci_dev *dev, unsigned i, unsigned nbars)
 		b->pb_prefetch = orig & PCI_BAR_MEM_PREFETCH;
 	} else {
 		/* 32-bit, or the obsolete below-1MiB type, which decodes alike. */
-		mask = (probe & PCI_BAR_MEM_MASK) | ~0xffffffffull;
+		mask = probe & PCI_BAR_MEM_MASK;
 		b->pb_type = PCI_BAR_MEM32;
 		b->pb_base = orig & PCI_BAR_MEM_MASK;
 		b->pb_prefetch = orig & PCI_BAR_MEM_PREFETCH;
 	}
-	b->pb_size = ~mask + 1;
-	if (!is_power_of_2(b->pb_size)) {
-		/* Writable bits must be the contiguous top of the register. */
-		DPRINTF(PCI_D_SCAN, "pci: BAR%u mask %llx is not a size\n", i,
-			(unsigned long long)mask);
+	/*
+	 * The size is the lowest writable address bit (6.2.5.1).  Not
+	 * ~mask + 1: top address bits may be hardwired to 0 (a 16-bit I/O
+	 * decoder, a 64-bit BAR of a device that decodes only 36 bits).
+	 */
+	b->pb_size = mask & (~mask + 1);
+	if (!b->pb_size) {
+		DPRINTF(PCI_D_SCAN, "pci: BAR%u has no writable address bit\n", i);
 		memset(b, 0, sizeof(*b));
 	}
-	return b->pb_type == PCI_BAR_MEM64 ? 2 : 1;
+	return orig_is_64(orig) ? 2 : 1;
 }
 
 static void decode_bars(struct pci_dev *dev)

@@ -152,8 +152,9 @@ void pci_write8(struct pci_dev *dev, unsigned off, u8 val);
 void pci_write16(struct pci_dev *dev, unsigned off, u16 val);
 void pci_write32(struct pci_dev *dev, unsigned off, u32 val);
 
-/* pci.c: command register, capabilities, MSI programming. */
+/* pci.c: command register, BARs, capabilities, MSI programming. */
 void pci_set_command(struct pci_dev *dev, u16 set, u16 clear);
+int pci_bar_ioport(const struct pci_dev *dev, unsigned bar, u16 *port, u32 *len);
 int pci_find_cap(const struct pci_dev *dev, u8 cap_id);
 int pci_msi_program(struct pci_dev *dev, u64 addr, u16 data);
 void pci_msi_disable(struct pci_dev *dev);
@@ -166,6 +167,7 @@ int pci_format_bar(const struct pci_bar *bar, unsigned idx, char *buf, size_t si
 /* pci_x86.c (kernel only): the system's host, behind mechanism #1. */
 extern struct pci_host pci_sys;
 int pci_register_driver(const struct pci_driver *drv);
+void *pci_map_bar(struct pci_dev *dev, unsigned bar);
 
 /* pci_irq.c (kernel only): interrupts for a function. */
 int pci_intx_irq(struct pci_dev *dev);

@@ -16,6 +16,7 @@
 #include "kernel/init.h"
 #include "kernel/io.h"
 #include "kernel/printk.h"
+#include "kernel/mm/vmap.h"
 
 struct conf1 {
 	spinlock_t	c1_lock;	/* the CONFIG_ADDRESS/CONFIG_DATA pair */
@@ -118,4 +119,24 @@ arch_initcall(pci_x86_init);
 int pci_register_driver(const struct pci_driver *drv)
 {
 	return pci_host_add_driver(&pci_sys, drv);
+}
+
+/**
+ * pci_map_bar - map a memory BAR (AHCI's ABAR, say) wherever it sits
+ * @dev: the function; @bar: BAR index of a 32- or 64-bit memory BAR
+ *
+ * Returns the uncached mapping of the whole BAR (iounmap() it), or NULL
+ * for an I/O or unused BAR, one firmware left unassigned, or no space.
+ * Memory decode is the caller's to enable (pci_set_command).
+ */
+void *pci_map_bar(struct pci_dev *dev, unsigned bar)
+{
+	const struct pci_bar *b;
+
+	if (bar >= ARRAY_SIZE(dev->pd_bar))
+		return NULL;
+	b = &dev->pd_bar[bar];
+	if ((b->pb_type != PCI_BAR_MEM32 && b->pb_type != PCI_BAR_MEM64) || !b->pb_base)
+		return NULL;
+	return ioremap(b->pb_base, (size_t)b->pb_size);
 }

@@ -30,12 +30,14 @@
 #include "kernel/printk.h"
 
 #define FOUR_GIB	(4ULL << 30)
+#define HIGHMEM_MAP_SHARE	2	/* HighMem's struct pages take at most 1/2 of lowmem */
 
 static u64 mm_mem_limit;	/* bytes of RAM to use; 0: all */
 PARAM_SIZE("mem", mm_mem_limit, "use at most SIZE bytes of RAM (e.g. mem=64M)");
 
 /* Boot-time scratch: too big for the stack, needed only during mm_init. */
 static struct memmap ram_map, free_map;
+static u64 highmem_map_budget;	/* bytes of lowmem HighMem's struct pages may still take */
 
 static void report_warnings(unsigned warn)
 {
@@ -76,12 +78,28 @@ static enum zone_type zone_of(u64 addr)
 	return addr < LOWMEM_MAX ? ZONE_NORMAL : ZONE_HIGHMEM;
 }
 
-/* Give [s, e) of RAM a struct page array and register it; false if dropped. */
+/*
+ * Give [s, e) of RAM a struct page array and register it; false if
+ * dropped.  HighMem ranges are cut short when their arrays would eat
+ * more than the budget: 64 GiB needs 320 MiB of them, and lowmem is what
+ * the kernel lives on.
+ */
 static bool add_range(u64 s, u64 e, u64 lowmem_end)
 {
 	u64 nr = (e - s) >> PAGE_SHIFT;
 	u64 bytes = nr * sizeof(struct page);
 	u64 pa;
+
+	if (zone_of(s) == ZONE_HIGHMEM && bytes > highmem_map_budget) {
+		nr = highmem_map_budget / sizeof(struct page);
+		pr_warn("mm: HighMem %#llx-%#llx cut to %llu MiB: struct pages would fill lowmem\n",
+			(unsigned long long)s, (unsigned long long)e,
+			(unsigned long long)(nr >> (20 - PAGE_SHIFT)));
+		if (nr == 0)
+			return false;
+		bytes = nr * sizeof(struct page);
+		e = s + (nr << PAGE_SHIFT);
+	}
 
 	pa = memmap_carve(&free_map, bytes, PAGE_SIZE, DMA_ZONE_END, lowmem_end);
 	if (!pa)
@@ -100,6 +118,8 @@ static bool add_range(u64 s, u64 e, u64 lowmem_end)
 			(unsigned long long)s, (unsigned long long)e);
 		return false;
 	}
+	if (zone_of(s) == ZONE_HIGHMEM)
+		highmem_map_budget -= ALIGN_UP(bytes, (u64)PAGE_SIZE);
 	return true;
 }
 
@@ -183,6 +203,7 @@ void mm_init(void)
 	pgtable_init(max(lowmem_end, (u64)((unsigned long)_kernel_end - PAGE_OFFSET)));
 
 	mm_node_init(&mm_node);
+	highmem_map_budget = memmap_total_below(&free_map, lowmem_end) / HIGHMEM_MAP_SHARE;
 	build_ranges(lowmem_end);
 	free_ram();
 	mm_node_finish(&mm_node);

@@ -12,7 +12,7 @@ printf 'label: dos\nlabel-id: 0x12345678\nstart=2048, size=4096, type=83\nstart=
 printf 'HELLO-FROM-PARTITION-ONE' | dd of="$img" bs=512 seek=2048 conv=notrunc status=none
 
 boot blockdev --timeout 60 --module "$img" --cmdline \
-	'writable=ram0 run="lsblk; hexdump ram1 0x1fe 2; hexdump ram1p1 0 24; dd if=ram1p1 of=ram0 bs=1K count=4; hexdump ram0 0 24; dd if=ram0 of=ram1 count=1"'
+	'ram.count=1 writable=ram0 run="lsblk; hexdump ram1 0x1fe 2; hexdump ram1p1 0 24; dd if=ram1p1 of=ram0 bs=1K count=4; hexdump ram0 0 24; dd if=ram0 of=ram1 count=1"'
 # The last dd must fail (ram1 is not writable), so the run fails.
 expect_rc "blockdev/run-fails-on-readonly-write" 1
 # lsblk against the host's own view of the partitions.
@@ -29,3 +29,13 @@ expect_out "blockdev/readonly-refused" '^dd: ram1: read-only file system'
 boot blockdev-nodev --timeout 60 --cmdline 'run="hexdump nosuchdisk"'
 expect_rc "blockdev/missing-device-fails" 1
 expect_out "blockdev/missing-device-said" '^hexdump: nosuchdisk: no such device'
+
+# The sector pattern: written on the host by tools/lbapattern, checked by
+# the kernel's bench check workload (the same bytes as the Linux peer's).
+pat=$logdir/blockdev-pattern.img
+rm -f "$pat"
+truncate -s 4M "$pat"
+tools/lbapattern write "$pat" --seed 42 --lba 0 --sectors 8192 >/dev/null
+boot pattern --timeout 60 --module "$pat" --cmdline 'run="bench ram0 check:mib=4:seed=42; bench ram0 check:mib=4:seed=43"'
+expect_out "blockdev/host-pattern-checks" 'BENCH check bs=1M MiB=4 seed=42 sectors=8192 bad=0 .*result=PASS'
+expect_out "blockdev/wrong-seed-fails" 'BENCH check .* seed=43 sectors=8192 bad=8192 first_bad_lba=0 got_lba=0 got_seed=42 .*result=FAIL'

@@ -14,7 +14,7 @@ for m in pc q35; do
 done
 
 # The plain ISO (its own grub.cfg) reaches the shell prompt.
-boot iso-menu --iso --machine pc --timeout 20 --input /dev/null
+boot iso-menu --iso --machine pc --timeout 60 --input /dev/null
 expect_out "boot/iso/menu-reaches-shell" 'Type help for the list of commands'
 
 boot unknown-option --timeout 60 --cmdline 'bogus=1 loglevel=lots run=uptime'

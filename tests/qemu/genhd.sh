@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.bash"
 
 boot genhd-selftest --timeout 60 --cmdline 'selftest=block/genhd/*'
+expect_out "genhd/selftests-ran" '^selftest: [1-9][0-9]* passed, 0 failed'
 relay_tap
 expect_rc "genhd/selftest-verdict" 0
 

@@ -537,6 +537,66 @@ static void test_decode(void)
 	CHECK_STR(ata_cmd_name(0xfe), "unknown command");
 }
 
+static void test_result_lba(void)
+{
+	struct ata_taskfile tf;
+
+	memset(&tf, 0, sizeof(tf));
+	tf.tf_lba = 0xab123456;		/* junk above bit 23 in a 28-bit result */
+	tf.tf_device = ATA_DEVICE_LBA | 0x0c;
+	CHECK_EQ(ata_tf_result_lba(&tf), 0x0c123456);
+	tf.tf_flags = ATA_TF_LBA48;
+	tf.tf_lba = 0xffff17fffffffull;
+	CHECK(ata_tf_result_lba(&tf) == 0xf17fffffffull + 0xff0000000000ull);
+	tf.tf_lba = 0x180001000ull;
+	CHECK(ata_tf_result_lba(&tf) == 0x180001000ull);
+}
+
+static void test_xfer_mode(void)
+{
+	struct ata_id ai = disk(4096, false, false);
+
+	CHECK_EQ(ata_xfer_mode(&ai, 0x3f, 0x07), ATA_XFER_UDMA | 5);
+	CHECK_EQ(ata_xfer_mode(&ai, 0x07, 0x07), ATA_XFER_UDMA | 2);	/* 40-wire cable */
+	CHECK_EQ(ata_xfer_mode(&ai, 0x00, 0x07), ATA_XFER_MWDMA | 2);
+	CHECK_EQ(ata_xfer_mode(&ai, 0x00, 0x01), ATA_XFER_MWDMA | 0);
+	CHECK_EQ(ata_xfer_mode(&ai, 0x00, 0x00), -EOPNOTSUPP);
+	ai.ai_dma = false;
+	CHECK_EQ(ata_xfer_mode(&ai, 0x3f, 0x07), -EOPNOTSUPP);
+}
+
+static void test_err_describe(void)
+{
+	char b[128];
+
+	ata_err_describe(b, sizeof(b), ATA_CMD_READ_FPDMA_QUEUED, 0x41, 0x40, 4096);
+	CHECK_STR(b, "READ FPDMA QUEUED failed at sector 4096: status DRDY ERR, error UNC");
+	/* What QEMU's blkdebug injection shows: ABRT. */
+	ata_err_describe(b, sizeof(b), ATA_CMD_WRITE_DMA_EXT, 0x41, 0x04, 0x17fffffffull);
+	CHECK_STR(b, "WRITE DMA EXT failed at sector 6442450943: status DRDY ERR, error ABRT");
+	/* No ERR (a device fault, a timeout): the error register is not shown. */
+	ata_err_describe(b, sizeof(b), ATA_CMD_FLUSH_CACHE_EXT, 0x60, 0x04, 0);
+	CHECK_STR(b, "FLUSH CACHE EXT failed at sector 0: status DRDY DF");
+	ata_err_describe(b, sizeof(b), ATA_CMD_READ_DMA, 0x81, 0x04, 7);
+	CHECK_STR(b, "READ DMA failed at sector 7: status BSY ERR");
+	CHECK(ata_err_describe(b, 10, ATA_CMD_READ_DMA, 0x41, 0x04, 7) > 10);
+	CHECK_EQ(strlen(b), 9);
+}
+
+static void test_classify(void)
+{
+	/* AHCI PxSIG values from shared/TESTING.md: 00000101 disk, EB140101 CD. */
+	CHECK_EQ(ata_classify(0x00, 0x00, 0x50), ATA_DEV_ATA);
+	CHECK_EQ(ata_classify(0x14, 0xeb, 0x00), ATA_DEV_ATAPI);
+	CHECK_EQ(ata_classify(0x69, 0x96, 0x50), ATA_DEV_PM);
+	CHECK_EQ(ata_classify(0x3c, 0xc3, 0x50), ATA_DEV_SEMB);
+	CHECK_EQ(ata_classify(0xff, 0xff, 0xff), ATA_DEV_NONE);	/* floating IDE bus */
+	CHECK_EQ(ata_classify(0x00, 0x00, 0x7f), ATA_DEV_NONE);	/* AHCI: no device */
+	CHECK_EQ(ata_classify(0x12, 0x34, 0x50), ATA_DEV_UNKNOWN);
+	CHECK_STR(ata_dev_class_names[ATA_DEV_ATAPI], "ATAPI");
+	CHECK_STR(ata_dev_class_names[ATA_DEV_NONE], "none");
+}
+
 static const struct unit_case cases[] = {
 	{ "qemu_ide_disk", test_qemu_ide_disk },
 	{ "qemu_ahci_ncq", test_qemu_ahci_ncq },
@@ -555,6 +615,10 @@ static const struct unit_case cases[] = {
 	{ "read_log", test_read_log },
 	{ "ncq_log", test_ncq_log },
 	{ "decode", test_decode },
+	{ "result_lba", test_result_lba },
+	{ "xfer_mode", test_xfer_mode },
+	{ "err_describe", test_err_describe },
+	{ "classify", test_classify },
 };
 
 UNIT_MAIN("ata", cases)

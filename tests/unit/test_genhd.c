@@ -486,6 +486,22 @@ static void test_scan_failures(void)
 	CHECK(bdev_lookup("sda5") == NULL);
 	drop_disk(disk, &rd);
 
+	/* out of memory in the middle of the scan, for each allocation in turn */
+	for (int n = 1; n <= 6; n++) {
+		disk = make_disk("sda", SD_MAJOR, 0, 16, &rd);
+		host_slab_fail_after = n;
+		CHECK_EQ(add_disk(disk), 0);
+		host_slab_fail_after = -1;
+		b = bdev_lookup("sda");
+		CHECK(b != NULL);
+		bdev_put(b);
+		b = bdev_lookup("sda5");
+		if (n < 6)
+			CHECK(b == NULL);
+		bdev_put(b);
+		drop_disk(disk, &rd);
+	}
+
 	disk = make_disk("nullb0", 2, 0, 1, &rd);	/* no partitions at all */
 	CHECK_EQ(add_disk(disk), 0);
 	CHECK(bdev_lookup("nullb0p1") == NULL);

@@ -120,6 +120,20 @@ static void test_q35_enumeration(void)
 	}
 	d = pci_find_bdf(&host, PCI_BDF(0, 1, 0));
 	CHECK(d && d->pd_bar[0].pb_prefetch && d->pd_bar[0].pb_size == 16 * MiB);
+	d = pci_find_bdf(&host, PCI_BDF(0, 31, 2));
+	if (d) {
+		u16 port = 0;
+		u32 len = 0;
+
+		CHECK_EQ(pci_bar_ioport(d, 4, &port, &len), 0);
+		CHECK_EQ(port, 0xc0a0);
+		CHECK_EQ(len, 32);
+		CHECK_EQ(pci_bar_ioport(d, 5, &port, &len), -EINVAL);
+		CHECK_EQ(pci_bar_ioport(d, 0, &port, &len), -EINVAL);
+		CHECK_EQ(pci_bar_ioport(d, 6, &port, &len), -EINVAL);
+		d->pd_bar[4].pb_base = 0;	/* firmware left it unassigned */
+		CHECK_EQ(pci_bar_ioport(d, 4, &port, &len), -ENXIO);
+	}
 	CHECK(pci_find_bdf(&host, PCI_BDF(0, 31, 1)) == NULL);
 	CHECK_EQ(fake.pf_hot_probes, 0);
 	teardown();
@@ -190,11 +204,23 @@ static void test_bridges(void)
 	pci_fake_bar(fn, 2, PCI_BAR_MEM_TYPE_64, 16 * KiB, 0xfe600000);
 	pci_fake_bar(fn, 4, PCI_BAR_SPACE_IO, 256, 0xd000);
 	pci_fake_set(fn, PCI_COMMAND, 2, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+	/* A 64-bit BAR whose device decodes only 36 address bits. */
+	fn = pci_fake_add(&fake, PCI_BDF(3, 5, 0), 0x8086, 0x10d3, 0x020000, 0);
+	pci_fake_bar(fn, 0, PCI_BAR_MEM_TYPE_64, 128 * KiB, 0x4fe000000ull);
+	fn->ff_wmask[PCI_BAR0 + 4] = 0x0f;
+	fn->ff_wmask[PCI_BAR0 + 5] = fn->ff_wmask[PCI_BAR0 + 6] = fn->ff_wmask[PCI_BAR0 + 7] = 0;
+	/* A 64-bit BAR in the last slot has no upper half: not decoded. */
+	pci_fake_bar(fn, 5, PCI_BAR_MEM_TYPE_64, 4 * KiB, 0xfe700000);
 	/* Bus 2 exists but no bridge leads there: never scanned. */
 	pci_fake_add(&fake, PCI_BDF(2, 0, 0), 0x8086, 0x100e, 0x020000, 0);
 
-	CHECK_EQ(pci_scan(&host), 6);
+	CHECK_EQ(pci_scan(&host), 7);
 	CHECK(pci_find_bdf(&host, PCI_BDF(2, 0, 0)) == NULL);
+	d = pci_find_bdf(&host, PCI_BDF(3, 5, 0));
+	CHECK(d && d->pd_bar[0].pb_type == PCI_BAR_MEM64);
+	CHECK(d && d->pd_bar[0].pb_size == 128 * KiB);
+	CHECK(d && d->pd_bar[0].pb_base == 0x4fe000000ull);
+	CHECK(d && d->pd_bar[5].pb_type == PCI_BAR_NONE);
 	d = pci_find_bdf(&host, PCI_BDF(1, 0, 0));
 	CHECK(d && d->pd_secondary == 3 && d->pd_subordinate == 3);
 	CHECK(d && d->pd_bar[0].pb_size == 4096);
