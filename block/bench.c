@@ -15,6 +15,7 @@
 #include "block/bench.h"
 #include "block/blkdev.h"
 #include "block/elevator.h"
+#include "kernel/console.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
@@ -85,7 +86,12 @@ static void bench_submit(struct bench_ctx *c, struct bench_slot *s, u32 bs, u64 
 	blk_queue_submit_bio(c->c_q, bio);
 }
 
-/* Wait (bounded by the queue's timeouts) until slot s is idle. */
+/*
+ * Wait until slot s is idle.  The bound is the queue's: a request-based
+ * queue ends every request within its timeout and retries (then -EIO),
+ * and the memory disks end bios before submission returns; giving up
+ * earlier here would leave the bio writing into a freed buffer.
+ */
 static int bench_wait(struct bench_slot *s)
 {
 	while (s->s_busy)
@@ -136,7 +142,7 @@ static bool range_ok(struct bench_ctx *c, const struct bench_work *w, u64 len)
 {
 	if (w->bw_off + len > c->c_devsize || !w->bw_bs || (w->bw_bs & 511) || (w->bw_off & 511) ||
 	    w->bw_bs > BENCH_MAX_BS) {
-		printk("BENCH error %s bad-range off=%llu len=%llu bs=%llu devsize=%llu\n",
+		kprintf("BENCH error %s bad-range off=%llu len=%llu bs=%llu devsize=%llu\n",
 		       w->bw_name, (unsigned long long)w->bw_off, (unsigned long long)len,
 		       (unsigned long long)w->bw_bs, (unsigned long long)c->c_devsize);
 		return false;
@@ -162,7 +168,7 @@ static void run_seq(struct bench_ctx *c, const struct bench_work *w, bool wr)
 	for (o = w->bw_off; o + bs <= w->bw_off + w->bw_bytes; o += bs) {
 		err = bench_rw(c, (u32)bs, o, wr ? REQ_WRITE : 0);
 		if (err) {
-			printk("BENCH error %s at=%llu err=%d\n", w->bw_name, (unsigned long long)o, err);
+			kprintf("BENCH error %s at=%llu err=%d\n", w->bw_name, (unsigned long long)o, err);
 			break;
 		}
 		done += bs;
@@ -174,7 +180,7 @@ static void run_seq(struct bench_ctx *c, const struct bench_work *w, bool wr)
 		u64 ts = ktime_ns();
 
 		if (bench_flush(c))
-			printk("BENCH warn flush failed\n");
+			kprintf("BENCH warn flush failed\n");
 		tf = ktime_ns() - ts;
 	}
 	t = ktime_ns() - t0;
@@ -182,7 +188,7 @@ static void run_seq(struct bench_ctx *c, const struct bench_work *w, bool wr)
 	fixed(mibps, sizeof(mibps), done * (NSEC_PER_SEC / 1000), (t / 1000) << 20, 1);
 	fixed(iops, sizeof(iops), n * NSEC_PER_SEC, t, 0);
 	fixed(fsecs, sizeof(fsecs), tf, NSEC_PER_SEC, 3);
-	printk("BENCH %s bs=%s MiB=%llu ios=%llu secs=%s MiBps=%s iops=%s%s%s\n", w->bw_name,
+	kprintf("BENCH %s bs=%s MiB=%llu ios=%llu secs=%s MiBps=%s iops=%s%s%s\n", w->bw_name,
 	       bench_fmt_size(bs, b1, sizeof(b1)), (unsigned long long)(done >> 20),
 	       (unsigned long long)n, secs, mibps, iops, wr ? " flush_secs=" : "", wr ? fsecs : "");
 	bench_record(c, w, n, t);
@@ -216,7 +222,7 @@ static void run_rand_qd1(struct bench_ctx *c, const struct bench_work *w, bool w
 		err = bench_rw(c, (u32)w->bw_bs, o, wr ? REQ_WRITE : 0);
 		t = ktime_ns();
 		if (err) {
-			printk("BENCH error %s at=%llu err=%d\n", w->bw_name, (unsigned long long)o, err);
+			kprintf("BENCH error %s at=%llu err=%d\n", w->bw_name, (unsigned long long)o, err);
 			break;
 		}
 		if (lat && kept < cap)
@@ -235,7 +241,7 @@ static void run_rand_qd1(struct bench_ctx *c, const struct bench_work *w, bool w
 	fixed(p50, sizeof(p50), kept ? lat[kept / 2] : 0, NSEC_PER_USEC, 1);
 	fixed(p99, sizeof(p99), kept ? lat[(u32)((u64)kept * 99 / 100)] : 0, NSEC_PER_USEC, 1);
 	fixed(mx, sizeof(mx), kept ? lat[kept - 1] : 0, NSEC_PER_USEC, 1);
-	printk("BENCH %s qd=1 bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s lat_us_avg=%s p50=%s p99=%s max=%s\n",
+	kprintf("BENCH %s qd=1 bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s lat_us_avg=%s p50=%s p99=%s max=%s\n",
 	       w->bw_name, bench_fmt_size(w->bw_bs, b1, sizeof(b1)), (unsigned long long)(span >> 20),
 	       (unsigned long long)n, secs, iops, mibps, avg, p50, p99, mx);
 	bench_record(c, w, n, el);
@@ -248,7 +254,7 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 	char b1[24], secs[24], iops[24], mibps[24];
 	u64 span = span_of(c, w), nblk = span / w->bw_bs, issued = 0, done = 0, t0, el;
 	u32 qd = min((u32)w->bw_qd, c->c_nslots), i;
-	bool stop = false, err = false, busy;
+	bool stop = false, err = false, busy, progress;
 	struct bench_rng rng;
 
 	if (!nblk || !range_ok(c, w, nblk * w->bw_bs))
@@ -260,7 +266,7 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 			     wr ? REQ_WRITE : 0);
 	blk_unplug(c->c_q);
 	do {
-		busy = false;
+		busy = progress = false;
 		for (i = 0; i < qd; i++) {
 			struct bench_slot *s = &c->c_slots[i];
 
@@ -270,8 +276,9 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 			}
 			if (s->s_off == ~0ULL)
 				continue;		/* retired */
+			progress = true;
 			if (s->s_error && !err) {
-				printk("BENCH error %s err=%d at=%llu\n", w->bw_name, s->s_error,
+				kprintf("BENCH error %s err=%d at=%llu\n", w->bw_name, s->s_error,
 				       (unsigned long long)s->s_off);
 				err = stop = true;
 			} else if (!s->s_error) {
@@ -287,16 +294,16 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 				busy = true;
 			}
 		}
-		if (busy) {
+		if (busy)
 			blk_unplug(c->c_q);
-			cpu_idle_once();
-		}
+		if (busy && !progress)
+			cpu_idle_once();	/* nothing ended: wait for an interrupt */
 	} while (busy);
 	el = ktime_ns() - t0;
 	fixed(secs, sizeof(secs), el, NSEC_PER_SEC, 3);
 	fixed(iops, sizeof(iops), done * NSEC_PER_SEC, el, 0);
 	fixed(mibps, sizeof(mibps), done * w->bw_bs * (NSEC_PER_SEC / 1000), (el / 1000) << 20, 2);
-	printk("BENCH %s qd=%d bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s engine=blk-async%s\n",
+	kprintf("BENCH %s qd=%d bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s engine=blk-async%s\n",
 	       w->bw_name, w->bw_qd, bench_fmt_size(w->bw_bs, b1, sizeof(b1)),
 	       (unsigned long long)(span >> 20), (unsigned long long)done, secs, iops, mibps,
 	       err ? " ERROR" : "");
@@ -344,13 +351,13 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 			pattern(c, o, (u32)bs, w->bw_seed, false, NULL, NULL, NULL);
 			err = bench_rw(c, (u32)bs, o, REQ_WRITE);
 			if (err) {
-				printk("BENCH error %s write at=%llu err=%d\n", w->bw_name,
+				kprintf("BENCH error %s write at=%llu err=%d\n", w->bw_name,
 				       (unsigned long long)o, err);
 				return;
 			}
 		}
 		if (bench_flush(c))
-			printk("BENCH warn flush failed\n");
+			kprintf("BENCH warn flush failed\n");
 		tw = ktime_ns() - t0;
 	}
 	if (do_read) {
@@ -362,7 +369,7 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 				zero_page_range(c->c_slots[0].s_pages[i], 0, PAGE_SIZE);
 			err = bench_rw(c, (u32)bs, o, 0);
 			if (err) {
-				printk("BENCH error %s read at=%llu err=%d\n", w->bw_name,
+				kprintf("BENCH error %s read at=%llu err=%d\n", w->bw_name,
 				       (unsigned long long)o, err);
 				return;
 			}
@@ -383,14 +390,14 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 	fixed(ws, sizeof(ws), tw, NSEC_PER_SEC, 3);
 	fixed(rs, sizeof(rs), tr, NSEC_PER_SEC, 3);
 	if (do_read && bad)
-		printk("BENCH %s bs=%s MiB=%llu seed=%llu sectors=%llu bad=%llu first_bad_lba=%llu got_lba=%llu got_seed=%llu write_secs=%s read_secs=%s result=FAIL\n",
+		kprintf("BENCH %s bs=%s MiB=%llu seed=%llu sectors=%llu bad=%llu first_bad_lba=%llu got_lba=%llu got_seed=%llu write_secs=%s read_secs=%s result=FAIL\n",
 		       w->bw_name, bench_fmt_size(bs, b1, sizeof(b1)),
 		       (unsigned long long)(w->bw_bytes >> 20), (unsigned long long)w->bw_seed,
 		       (unsigned long long)(w->bw_bytes / SECTOR_SIZE), (unsigned long long)bad,
 		       (unsigned long long)first_bad, (unsigned long long)got0,
 		       (unsigned long long)got1, ws, rs);
 	else
-		printk("BENCH %s bs=%s MiB=%llu seed=%llu sectors=%llu bad=0 write_secs=%s read_secs=%s result=%s\n",
+		kprintf("BENCH %s bs=%s MiB=%llu seed=%llu sectors=%llu bad=0 write_secs=%s read_secs=%s result=%s\n",
 		       w->bw_name, bench_fmt_size(bs, b1, sizeof(b1)),
 		       (unsigned long long)(w->bw_bytes >> 20), (unsigned long long)w->bw_seed,
 		       (unsigned long long)(w->bw_bytes / SECTOR_SIZE), ws, rs,
@@ -399,7 +406,7 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 
 static void bench_warn(const char *key, void *arg)
 {
-	printk("BENCH warn unknown-key %s\n", key);
+	kprintf("BENCH warn unknown-key %s\n", key);
 }
 
 static void bench_print_info(struct bench_ctx *c, const char *dev)
@@ -409,7 +416,7 @@ static void bench_print_info(struct bench_ctx *c, const char *dev)
 
 	if (q->q_tags)
 		snprintf(depth, sizeof(depth), "%u", q->q_tags->bqt_depth);
-	printk("BENCH info dev=%s size_MiB=%llu driver=%s xfer_mode=none queue_depth=%s sched=%s max_sectors_kb=%u max_hw_sectors_kb=%u max_segments=%u nr_requests=%u\n",
+	kprintf("BENCH info dev=%s size_MiB=%llu driver=%s xfer_mode=none queue_depth=%s sched=%s max_sectors_kb=%u max_hw_sectors_kb=%u max_segments=%u nr_requests=%u\n",
 	       dev, (unsigned long long)(c->c_devsize >> 20),
 	       q->q_request_fn ? "request_fn" : "make_request", depth,
 	       q->q_elevator ? q->q_elevator->e_type->et_name : "none",
@@ -422,14 +429,14 @@ static void bench_table(struct bench_ctx *c)
 	char mibps[24], iops[24], secs[24];
 	u32 i;
 
-	printk("%-10s %4s %10s %9s %10s %10s\n", "workload", "qd", "ios", "secs", "MiB/s", "IOPS");
+	kprintf("%-10s %4s %10s %9s %10s %10s\n", "workload", "qd", "ios", "secs", "MiB/s", "IOPS");
 	for (i = 0; i < c->c_nres; i++) {
 		struct bench_result *r = &c->c_res[i];
 
 		fixed(secs, sizeof(secs), r->r_ns, NSEC_PER_SEC, 3);
 		fixed(mibps, sizeof(mibps), r->r_bytes * (NSEC_PER_SEC / 1000), (r->r_ns / 1000) << 20, 1);
 		fixed(iops, sizeof(iops), r->r_ios * NSEC_PER_SEC, r->r_ns, 0);
-		printk("%-10s %4u %10llu %9s %10s %10s\n", r->r_name, r->r_qd,
+		kprintf("%-10s %4u %10llu %9s %10s %10s\n", r->r_name, r->r_qd,
 		       (unsigned long long)r->r_ios, secs, mibps, iops);
 	}
 }
@@ -456,7 +463,7 @@ static void bench_run_one(struct bench_ctx *c, char *spec)
 	else if (!strcmp(w.bw_name, "check"))
 		run_verify(c, &w, false, true);
 	else
-		printk("BENCH warn unknown workload %s\n", w.bw_name);
+		kprintf("BENCH warn unknown workload %s\n", w.bw_name);
 }
 
 static void bench_free_slots(struct bench_ctx *c)
@@ -511,7 +518,7 @@ static int cmd_bench(int argc, char **argv)
 		return -ENOMEM;
 	c->c_q = blk_queue_find(argv[1]);
 	if (!c->c_q || !c->c_q->q_nr_sectors) {
-		printk("bench: no device %s\n", argv[1]);
+		kprintf("bench: no device %s\n", argv[1]);
 		err = -ECANCELED;
 		goto free_ctx;
 	}
@@ -532,7 +539,7 @@ static int cmd_bench(int argc, char **argv)
 		}
 	}
 	if (bench_alloc_slots(c, qd, bs)) {
-		printk("bench: no memory for %u buffers of %u bytes\n", qd, bs);
+		kprintf("bench: no memory for %u buffers of %u bytes\n", qd, bs);
 		err = -ECANCELED;
 		goto free_ctx;
 	}

@@ -604,16 +604,15 @@ bool __blk_end_request(struct request *rq, int error, u32 nr_bytes)
 	}
 	nr_bytes = min(nr_bytes, rq->rq_data_len);
 	blk_stat_rq_bytes(q, rq, nr_bytes);
+	/* Unless keep, bio is always the head: done bios leave from the front. */
 	while (nr_bytes && bio) {
-		if (!bio->bi_iter.bi_size) {
-			bio = bio->bi_next;
-			continue;
-		}
 		n = min(nr_bytes, bio->bi_iter.bi_size);
-		bio_advance(bio, n);
-		nr_bytes -= n;
-		rq->rq_data_len -= n;
-		rq->rq_sector += n >> SECTOR_SHIFT;
+		if (n) {
+			bio_advance(bio, n);
+			nr_bytes -= n;
+			rq->rq_data_len -= n;
+			rq->rq_sector += n >> SECTOR_SHIFT;
+		}
 		if (bio->bi_iter.bi_size)
 			continue;
 		if (keep) {

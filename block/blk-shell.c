@@ -12,6 +12,7 @@
 #include "block/blkdev.h"
 #include "block/blk-trace.h"
 #include "block/elevator.h"
+#include "kernel/console.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
@@ -25,7 +26,7 @@ static struct request_queue *find_or_complain(const char *cmd, const char *name)
 	struct request_queue *q = blk_queue_find(name);
 
 	if (!q)
-		printk("%s: no device %s\n", cmd, name);
+		kprintf("%s: no device %s\n", cmd, name);
 	return q;
 }
 
@@ -34,7 +35,7 @@ static int cmd_iostat(int argc, char **argv)
 	struct request_queue *q;
 	char line[256];
 
-	printk("%-8s %s\n", "device",
+	kprintf("%-8s %s\n", "device",
 	       "rd_ios rd_merges rd_sectors rd_ms wr_ios wr_merges wr_sectors wr_ms "
 	       "in_flight busy_ms splits bounces requeues timeouts errors flushes tags");
 	if (argc > 1) {
@@ -42,12 +43,12 @@ static int cmd_iostat(int argc, char **argv)
 		if (!q)
 			return -ECANCELED;
 		blk_stat_format(q, line, sizeof(line));
-		printk("%s\n", line);
+		kprintf("%s\n", line);
 		return 0;
 	}
 	for (q = blk_queue_next(NULL); q; q = blk_queue_next(q)) {
 		blk_stat_format(q, line, sizeof(line));
-		printk("%s\n", line);
+		kprintf("%s\n", line);
 	}
 	return 0;
 }
@@ -79,7 +80,7 @@ static int cmd_blktrace(int argc, char **argv)
 		return -EINVAL;
 	}
 	if (!q->q_trace) {
-		printk("blktrace: %s: tracing is off (blktrace %s on)\n", argv[1], argv[1]);
+		kprintf("blktrace: %s: tracing is off (blktrace %s on)\n", argv[1], argv[1]);
 		return -ECANCELED;
 	}
 	ev = kcalloc(BLKTRACE_PRINT_MAX, sizeof(*ev), GFP_KERNEL);
@@ -87,7 +88,7 @@ static int cmd_blktrace(int argc, char **argv)
 		return -ENOMEM;
 	n = blk_trace_read(q, 0, ev, BLKTRACE_PRINT_MAX);
 	for (i = 0; i < n; i++)
-		printk("%8llu %10llu.%06llu %-2s %c%s%s %llu + %u [%d]\n",
+		kprintf("%8llu %10llu.%06llu %-2s %c%s%s %llu + %u [%d]\n",
 		       (unsigned long long)ev[i].te_seq,
 		       (unsigned long long)(ev[i].te_time_ns / 1000000000ULL),
 		       (unsigned long long)(ev[i].te_time_ns / 1000 % 1000000),
@@ -117,7 +118,7 @@ static int cmd_elevator(int argc, char **argv)
 	if (!q)
 		return -ECANCELED;
 	if (!q->q_elevator) {
-		printk("elevator: %s takes bios directly (no scheduler)\n", argv[1]);
+		kprintf("elevator: %s takes bios directly (no scheduler)\n", argv[1]);
 		return -ECANCELED;
 	}
 	for (i = 2; i < argc; i++) {
@@ -136,17 +137,17 @@ static int cmd_elevator(int argc, char **argv)
 		if (err)
 			return err;
 	}
-	printk("%s:", argv[1]);
+	kprintf("%s:", argv[1]);
 	for (i = 0; (t = elv_type_at(i)); i++)
 		if (t == q->q_elevator->e_type)
-			printk(KERN_CONT " [%s]", t->et_name);
+			kprintf(" [%s]", t->et_name);
 		else
-			printk(KERN_CONT " %s", t->et_name);
-	printk(KERN_CONT "\n");
+			kprintf(" %s", t->et_name);
+	kprintf("\n");
 	t = q->q_elevator->e_type;
 	for (i = 0; i < (int)t->et_nr_tunables; i++)
 		if (!elv_tunable_get(q, t->et_tunables[i].tn_name, &v))
-			printk("  %s=%u %s\n", t->et_tunables[i].tn_name, v, t->et_tunables[i].tn_unit);
+			kprintf("  %s=%u %s\n", t->et_tunables[i].tn_name, v, t->et_tunables[i].tn_unit);
 	return 0;
 }
 SHELL_COMMAND("elevator", cmd_elevator, "elevator DEV [NAME] [key=value...]",

@@ -117,6 +117,7 @@ static void elv_remove_merged(struct request_queue *q, struct request *rq,
 	q->q_in_elevator--;
 	if (q->q_last_merge == next)
 		q->q_last_merge = NULL;
+	blk_stat_rq_done(q, next);	/* leaves the in-flight count; no I/O of its own */
 	__blk_put_request(q, next);
 }
 

@@ -15,8 +15,9 @@
  *
  * block/trace/...: the trace ring proves that sequential writes merge up
  * to max_sectors, that deadline serves an expired read out of sector
- * order, and that a FUA+PREFLUSH write on a cached device is issued as
- * flush, write, flush.
+ * order, that a FUA+PREFLUSH write on a cached device is issued as
+ * flush, write, flush, and that a tagged null device of depth 4 runs
+ * four tagged requests at once.
  */
 #include "drivers/block/ramvar.h"
 #include "block/bench.h"
@@ -343,6 +344,15 @@ static int st_mem(void)
 }
 SELFTEST("block/stress/mem", st_mem);
 
+/* Does this machine have RAM above 4 GiB (more frames than fit below)? */
+static bool st_ram_above_4g(void)
+{
+	u64 frames = zone_total_pages(ZONE_DMA) + zone_total_pages(ZONE_NORMAL) +
+		     zone_total_pages(ZONE_HIGHMEM);
+
+	return frames > (3ULL << (30 - PAGE_SHIFT)) + (1ULL << (30 - PAGE_SHIFT)) / 2;
+}
+
 /* With a 4 GiB bounce limit, pages above it bounce; without, nothing does. */
 static int st_bounce(void)
 {
@@ -358,6 +368,8 @@ static int st_bounce(void)
 		return st_fail("no bounce pool");
 	}
 	err = stress_run(rd->rd_queue, 8, &above);
+	if (!err && !above && st_ram_above_4g())
+		err = st_fail("RAM above 4 GiB exists but the test never got a page there");
 	if (!err && above && !rd->rd_queue->q_stats.st_bounces)
 		err = st_fail("pages above 4 GiB were used but nothing bounced");
 	if (!err && !above && rd->rd_queue->q_stats.st_bounces)
@@ -560,3 +572,44 @@ static int st_trace_flush_order(void)
 	return err;
 }
 SELFTEST("block/trace/flush_order", st_trace_flush_order);
+
+/* A tagged null device of depth 4, ending from its timer: 16 reads use tags 0..3. */
+static int st_trace_nullb_tags(void)
+{
+	static const struct nullb_config cfg = {
+		.nc_bytes = ST_DISK_BYTES, .nc_irqmode = 1, .nc_completion_us = 100,
+		.nc_depth = 4, .nc_tags = true,
+	};
+	struct nullb *nb = nullb_create("st-nullb", &cfg);
+	struct blk_trace_event *ev;
+	sector_t at[ST_BATCH];
+	u32 i, n, tags = 0, seen = 0;
+	u64 seq;
+	int err;
+
+	if (!nb)
+		return st_fail("cannot create a null device");
+	blk_trace_enable(nb->nb_queue);
+	seq = blk_trace_seq(nb->nb_queue);
+	for (i = 0; i < ST_BATCH; i++)
+		at[i] = i * 64;
+	err = st_submit_list(nb->nb_queue, at, ST_BATCH, 8, REQ_NOMERGE);
+	ev = kcalloc(BLK_TRACE_ENTRIES, sizeof(*ev), GFP_KERNEL);
+	n = ev ? blk_trace_read(nb->nb_queue, seq, ev, BLK_TRACE_ENTRIES) : 0;
+	for (i = 0; i < n; i++) {
+		if (ev[i].te_act != BLK_TA_TAG)
+			continue;
+		tags++;
+		if (ev[i].te_arg < 0 || ev[i].te_arg >= 4)
+			err = err ? err : st_fail("tag %d outside depth 4", ev[i].te_arg);
+		seen |= 1u << (ev[i].te_arg & 31);
+	}
+	if (!err && tags != ST_BATCH)
+		err = st_fail("%u tags handed out for %u requests", tags, ST_BATCH);
+	if (!err && seen != 0xF)
+		err = st_fail("tags used 0x%x, expected all four in flight at some point", seen);
+	kfree(ev);
+	nullb_destroy(nb);
+	return err;
+}
+SELFTEST("block/trace/nullb_tags", st_trace_nullb_tags);

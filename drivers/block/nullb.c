@@ -37,20 +37,6 @@ PARAM_UINT("nullb.depth", nullb_depth, "requests held at once (1..32 with tags)"
 PARAM_BOOL("nullb.tags", nullb_tags, "use a tag map of nullb.depth");
 PARAM_BOOL("nullb.bio", nullb_bio, "make_request style instead of request_fn");
 
-#define NULLB_MAX_DEPTH	256u
-
-/* Lock legend: [l] nb_lock (the queue lock), [I] immutable. */
-struct nullb {
-	spinlock_t		nb_lock;
-	struct request_queue	*nb_queue;		/* [I] */
-	struct timer_list	nb_timer;		/* [l] */
-	u32			nb_depth;		/* [I] */
-	u32			nb_held;		/* [l] */
-	struct request		*nb_ring[NULLB_MAX_DEPTH]; /* [l] FIFO of held requests */
-	u64			nb_due[NULLB_MAX_DEPTH];   /* [l] completion time, ns */
-	u32			nb_head;		/* [l] */
-};
-
 static void nullb_request_fn(struct request_queue *q)
 {
 	struct nullb *nb = q->q_queuedata;
@@ -64,13 +50,13 @@ static void nullb_request_fn(struct request_queue *q)
 		} else {
 			blk_start_request(rq);
 		}
-		if (!nullb_irqmode) {
+		if (!nb->nb_irqmode) {
 			__blk_end_request_all(rq, 0);
 			continue;
 		}
 		slot = (nb->nb_head + nb->nb_held++) % NULLB_MAX_DEPTH;
 		nb->nb_ring[slot] = rq;
-		nb->nb_due[slot] = ktime_ns() + nullb_completion_us * NSEC_PER_USEC;
+		nb->nb_due[slot] = ktime_ns() + nb->nb_completion_us * NSEC_PER_USEC;
 		if (!timer_pending(&nb->nb_timer))
 			mod_timer(&nb->nb_timer, get_jiffies_64() + 1);
 	}
@@ -102,16 +88,22 @@ static void nullb_make_request(struct request_queue *q, struct bio *bio)
 	bio_endio(bio, 0);
 }
 
-static int nullb_create(const char *name)
+/**
+ * nullb_create - a null device as cfg says.
+ * Return: the device, or NULL (already reported).
+ */
+struct nullb *nullb_create(const char *name, const struct nullb_config *cfg)
 {
 	struct nullb *nb = kzalloc(sizeof(*nb), GFP_KERNEL);
 
 	if (!nb)
-		return -ENOMEM;
+		goto fail;
 	spin_lock_init(&nb->nb_lock, "nullb");
 	timer_setup(&nb->nb_timer, nullb_timer_fn);
-	nb->nb_depth = clamp(nullb_depth, 1u, nullb_tags ? BLK_TAG_MAX_DEPTH : NULLB_MAX_DEPTH);
-	if (nullb_bio) {
+	nb->nb_irqmode = cfg->nc_irqmode;
+	nb->nb_completion_us = cfg->nc_completion_us;
+	nb->nb_depth = clamp(cfg->nc_depth, 1u, cfg->nc_tags ? BLK_TAG_MAX_DEPTH : NULLB_MAX_DEPTH);
+	if (cfg->nc_bio) {
 		nb->nb_queue = blk_alloc_queue(name);
 		if (nb->nb_queue)
 			blk_queue_make_request(nb->nb_queue, nullb_make_request);
@@ -121,33 +113,47 @@ static int nullb_create(const char *name)
 	if (!nb->nb_queue)
 		goto free_nb;
 	nb->nb_queue->q_queuedata = nb;
-	nb->nb_queue->q_nr_sectors = nullb_size >> SECTOR_SHIFT;
+	nb->nb_queue->q_nr_sectors = cfg->nc_bytes >> SECTOR_SHIFT;
 	blk_queue_max_hw_sectors(nb->nb_queue, 2048);
 	blk_queue_max_sectors(nb->nb_queue, 2048);
-	if (!nullb_bio && nullb_tags && blk_queue_init_tags(nb->nb_queue, nb->nb_depth, NULL))
+	if (!cfg->nc_bio && cfg->nc_tags && blk_queue_init_tags(nb->nb_queue, nb->nb_depth, NULL))
 		goto free_queue;
-	memdisk_add_disk(nb->nb_queue, name, nb->nb_queue->q_nr_sectors, false);
-	return 0;
+	return nb;
 
 free_queue:
 	blk_cleanup_queue(nb->nb_queue);
 free_nb:
 	kfree(nb);
+fail:
 	pr_err("%s: cannot create\n", name);
-	return -ENOMEM;
+	return NULL;
+}
+
+/* Tear down a null device; waits (bounded) for what it holds. */
+void nullb_destroy(struct nullb *nb)
+{
+	blk_cleanup_queue(nb->nb_queue);
+	del_timer(&nb->nb_timer);
+	kfree(nb);
 }
 
 static int nullb_init(void)
 {
+	struct nullb_config cfg = {
+		.nc_bytes = nullb_size, .nc_irqmode = nullb_irqmode,
+		.nc_completion_us = nullb_completion_us, .nc_depth = nullb_depth,
+		.nc_tags = nullb_tags, .nc_bio = nullb_bio,
+	};
+	struct nullb *nb;
 	char name[16];
 	unsigned i;
-	int err;
 
 	for (i = 0; i < nullb_count; i++) {
 		snprintf(name, sizeof(name), "nullb%u", i);
-		err = nullb_create(name);
-		if (err)
-			return err;	/* error already printed */
+		nb = nullb_create(name, &cfg);
+		if (!nb)
+			return -ENOMEM;	/* error already printed */
+		memdisk_add_disk(nb->nb_queue, name, nb->nb_queue->q_nr_sectors, false);
 	}
 	return 0;
 }

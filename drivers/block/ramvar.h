@@ -10,6 +10,7 @@
 #define DRIVERS_BLOCK_RAMVAR_H
 
 #include "kernel/spinlock.h"
+#include "kernel/timer.h"
 #include "kernel/mm/page.h"
 
 struct request_queue;
@@ -38,6 +39,34 @@ struct memdisk {
 
 struct memdisk *memdisk_create(const char *name, u64 bytes);
 void memdisk_destroy(struct memdisk *md);
+
+#define NULLB_MAX_DEPTH	256u
+
+struct nullb_config {
+	u64	nc_bytes;		/* capacity */
+	u32	nc_irqmode;		/* 0: end in request_fn, 1: from a timer */
+	u32	nc_completion_us;	/* timer mode: delay before ending */
+	u32	nc_depth;		/* requests held at once */
+	bool	nc_tags;		/* a tag map of nc_depth (<= 32) */
+	bool	nc_bio;			/* make_request style */
+};
+
+/* [l] is nb_lock, the queue lock. */
+struct nullb {
+	spinlock_t		nb_lock;
+	struct request_queue	*nb_queue;		/* [I] */
+	struct timer_list	nb_timer;		/* [l] */
+	u32			nb_irqmode;		/* [I] */
+	u32			nb_completion_us;	/* [I] */
+	u32			nb_depth;		/* [I] */
+	u32			nb_held;		/* [l] */
+	u32			nb_head;		/* [l] */
+	struct request		*nb_ring[NULLB_MAX_DEPTH]; /* [l] FIFO of held requests */
+	u64			nb_due[NULLB_MAX_DEPTH];   /* [l] when each is ended, ns */
+};
+
+struct nullb *nullb_create(const char *name, const struct nullb_config *cfg);
+void nullb_destroy(struct nullb *nb);
 
 /* Name a memory disk's queue in the gendisk registry (memdisk_genhd.c). */
 int memdisk_add_disk(struct request_queue *q, const char *name, sector_t sectors, bool scan);

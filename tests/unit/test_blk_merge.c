@@ -259,7 +259,61 @@ static void test_split_keeps_ordering_flags(void)
 	tbio_free(bio);
 }
 
+/* Which bios may join a request, and where the limits stop them. */
+static void test_merge_decisions(void)
+{
+	struct tdev *td = tdev_create(4096, "noop");
+	struct request_queue *q = td->td_q;
+	struct bio *base = tbio_alloc(HOST_MEM_NORMAL, REQ_WRITE, 100, 8, 0);
+	struct bio *next = tbio_alloc(HOST_MEM_NORMAL, REQ_WRITE, 108, 8, 0);
+	struct bio *prev = tbio_alloc(HOST_MEM_NORMAL, REQ_WRITE, 92, 8, 0);
+	struct bio *rd = tbio_alloc(HOST_MEM_NORMAL, 0, 108, 8, 0);
+	struct bio *far = tbio_alloc(HOST_MEM_NORMAL, REQ_WRITE, 200, 8, 0);
+	struct request rq;
+
+	blk_rq_init(q, &rq);
+	rq.rq_cmd_flags = REQ_WRITE;
+	rq.rq_sector = 100;
+	rq.rq_data_len = 8 * 512;
+	rq.rq_bio = rq.rq_biotail = base;
+	rq.rq_nr_phys_segments = 1;
+	spin_lock_irq(q->q_lock);
+	CHECK(blk_rq_merge_ok(&rq, next));
+	CHECK(!blk_rq_merge_ok(&rq, rd));		/* other direction */
+	next->bi_rw |= REQ_FUA;
+	CHECK(!blk_rq_merge_ok(&rq, next));		/* ordering flags never merge */
+	next->bi_rw = REQ_WRITE;
+	rq.rq_state |= RQF_STARTED;
+	CHECK(!blk_rq_merge_ok(&rq, next));		/* the driver has it */
+	rq.rq_state &= ~RQF_STARTED;
+	CHECK(!blk_try_back_merge(q, &rq, far));	/* not adjacent */
+	CHECK(!blk_try_front_merge(q, &rq, next));	/* wrong side */
+	blk_queue_max_sectors(q, 12);
+	CHECK(!blk_try_back_merge(q, &rq, next));	/* 16 sectors > 12 */
+	blk_queue_max_sectors(q, 16);
+	blk_queue_max_segments(q, 1);
+	CHECK(!blk_try_back_merge(q, &rq, next));	/* 2 segments > 1 */
+	blk_queue_max_segments(q, 4);
+	CHECK(blk_try_back_merge(q, &rq, next));
+	CHECK_EQ(blk_rq_sectors(&rq), 16);
+	CHECK(rq.rq_biotail == next);
+	blk_queue_max_sectors(q, 24);
+	CHECK(blk_try_front_merge(q, &rq, prev));
+	CHECK_EQ(blk_rq_pos(&rq), 92);
+	CHECK(rq.rq_bio == prev);
+	CHECK_EQ(rq.rq_nr_phys_segments, 3);
+	CHECK_EQ(q->q_stats.st_merges[1], 2);
+	spin_unlock_irq(q->q_lock);
+	tbio_free(base);
+	tbio_free(next);
+	tbio_free(prev);
+	tbio_free(rd);
+	tbio_free(far);
+	tdev_destroy(td);
+}
+
 static const struct unit_case cases[] = {
+	{ "merge/decisions", test_merge_decisions },
 	{ "bio/add_page_merges", test_add_page_merges },
 	{ "bio/add_page_respects_queue", test_add_page_respects_queue },
 	{ "bio/split_every_sector", test_split_every_sector },

@@ -91,6 +91,8 @@ static void test_front_and_gap_merge(void)
 	CHECK_EQ(td->td_log[0].l_pos, 16);	/* the read first: deadline prefers reads */
 	CHECK_EQ(td->td_log[1].l_pos, 0);
 	CHECK_EQ(td->td_log[1].l_bytes, 32 * 512);
+	CHECK_EQ(td->td_q->q_stats.st_in_flight, 0);
+	CHECK_EQ(td->td_q->q_stats.st_ios[1], 1);
 	free_all(5);
 	tdev_destroy(td);
 }
@@ -392,7 +394,35 @@ static void test_elevator_switch_drains(void)
 	tdev_destroy(td);
 }
 
+/* From interrupt context a dry pool lends a request from the slab instead. */
+static void test_pool_dry_in_interrupt(void)
+{
+	struct tdev *td = tdev_create(8192, "noop");
+	long idle = host_idle_calls;
+	u32 i;
+
+	td->td_async = true;
+	blk_queue_plugging(td->td_q, false);
+	for (i = 0; i < BLK_DEF_NR_REQUESTS; i++)
+		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE | REQ_NOMERGE,
+						  i * 16, 8, 0, (int)i));
+	CHECK_EQ(td->td_q->q_rq_in_use, BLK_DEF_NR_REQUESTS);
+	host_in_interrupt = true;
+	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 4000, 8, 0, (int)i));
+	host_in_interrupt = false;
+	CHECK_EQ(host_idle_calls, idle);		/* it did not wait */
+	CHECK_EQ(td->td_nheld, BLK_DEF_NR_REQUESTS + 1);
+	tdev_complete(td);
+	for (i = 0; i <= BLK_DEF_NR_REQUESTS; i++)
+		CHECK(res[i].r_calls == 1 && res[i].r_error == 0);
+	CHECK_EQ(td->td_q->q_rq_in_use, 0);
+	CHECK_EQ(td->td_q->q_stats.st_in_flight, 0);
+	free_all(BLK_DEF_NR_REQUESTS + 1);
+	tdev_destroy(td);
+}
+
 static const struct unit_case cases[] = {
+	{ "queue/pool_dry_in_interrupt", test_pool_dry_in_interrupt },
 	{ "queue/sequential_merge_to_limit", test_sequential_merge_to_limit },
 	{ "queue/front_and_gap_merge", test_front_and_gap_merge },
 	{ "queue/plugging_off_and_threshold", test_plugging_off_and_threshold },
