@@ -14,16 +14,16 @@
  * rest derived from both.  Phase 1 runs ios random bios, qd at a time,
  * never overlapping inside a batch: random start and length (1..256
  * sectors, so LBA28 and LBA48 commands, splits and merges all occur),
- * memory from a random zone (DMA, normal, or highmem: above 4 GiB when
- * there is RAM there, so a 32-bit device bounces) at a random offset
+ * memory from a random zone (DMA, normal, highmem, and RAM above 4 GiB
+ * when there is some, which a 32-bit device needs bounced) at an offset
  * that is sometimes only 2-byte aligned; each sector written gets a new
  * generation (seed + generation), and each read checks the generation
- * last written.  Several devices (master and slave of one channel, say)
- * run in lock-step rounds, each round's bios in flight together.  Phase
- * 2 writes the whole range with seed itself in
- * random-length pieces, issues a cache flush, and reads it all back.  So
+ * last written.  Phase 2 writes the whole range with seed itself in
+ * random-length pieces, issues a cache flush, and reads it all back, so
  * afterwards every sector of [off, off + sectors) holds the pattern for
- * seed, which a host script checks in the image file.
+ * seed, which a host script checks in the image file.  Several devices
+ * (master and slave of one channel, say) run in lock-step rounds, each
+ * round's bios in flight together.
  *
  * Output: "idestress DEV: ... above4g=N ... result=PASS" (N: pages above
  * 4 GiB that carried data) or result=FAIL with the first bad sectors
@@ -52,7 +52,13 @@
 #define STRESS_MAX_DEVS		4	/* devices stressed at once */
 #define STRESS_MAX_REPORTS	8	/* bad sectors named */
 #define STRESS_4G		0x100000000ULL
+#define STRESS_HIGH_ORDER	10	/* 4 MiB blocks of RAM above 4 GiB */
+#define STRESS_HIGH_BLOCKS	2	/* room for STRESS_MAX_QD slots of STRESS_PAGES */
+#define STRESS_GRAB_MAX		4096	/* blocks held while looking for them: 16 GiB */
 #define STRESS_PLACE_TRIES	64	/* random starts tried for a bio of a batch */
+
+_Static_assert((1u << STRESS_HIGH_ORDER) / STRESS_PAGES * STRESS_HIGH_BLOCKS >= STRESS_MAX_QD,
+	       "every slot has its pages above 4 GiB");
 
 struct stress_io {
 	struct stress		*io_s;
@@ -62,6 +68,7 @@ struct stress_io {
 	sector_t		io_lba;		/* device-relative */
 	u32			io_nr;		/* sectors */
 	bool			io_write;
+	bool			io_pooled;	/* io_pages are the slot's, above 4 GiB */
 	int			io_err;
 };
 
@@ -93,6 +100,7 @@ struct stress {
 	u64			s_bad;
 	u64			s_checked;
 	u64			s_above4g;	/* pages above 4 GiB used for I/O */
+	struct page		*s_high[STRESS_HIGH_BLOCKS];	/* RAM above 4 GiB, or NULL */
 	int			s_err;
 };
 
@@ -109,24 +117,80 @@ static u64 stress_rand(struct stress *s)
 
 static void stress_free_pages(struct stress_io *io)
 {
+	if (io->io_pooled)
+		io->io_npages = 0;	/* the slot's pages above 4 GiB stay with the device */
 	while (io->io_npages)
 		__free_page(io->io_pages[--io->io_npages]);
 }
 
-/* Pages for io from a random zone, at a random offset.  0 or -ENOMEM. */
+/*
+ * Blocks of RAM above 4 GiB, when the machine has some: the allocator may
+ * serve lower highmem first, so what comes below is held until a block
+ * above turns up, then given back.  Bounded; none found is not an error.
+ */
+static void stress_grab_high(struct stress *s)
+{
+	LIST_HEAD(held);
+	struct page *p, *tmp;
+	u32 n = 0, tries;
+
+	for (tries = 0; tries < STRESS_GRAB_MAX && n < STRESS_HIGH_BLOCKS; tries++) {
+		p = alloc_pages(GFP_HIGHUSER | __GFP_NOWARN, STRESS_HIGH_ORDER);
+		if (!p)
+			break;
+		if (page_to_phys(p) >= STRESS_4G)
+			s->s_high[n++] = p;
+		else
+			list_add(&p->lru, &held);
+	}
+	list_for_each_entry_safe(p, tmp, &held, lru) {
+		list_del(&p->lru);
+		__free_pages(p, STRESS_HIGH_ORDER);
+	}
+}
+
+static void stress_release_high(struct stress *s)
+{
+	u32 i;
+
+	for (i = 0; i < STRESS_HIGH_BLOCKS; i++)
+		if (s->s_high[i])
+			__free_pages(s->s_high[i], STRESS_HIGH_ORDER);
+}
+
+/* The page i of io's slot in the above-4 GiB blocks, or NULL if there are none. */
+static struct page *stress_high_page(struct stress *s, struct stress_io *io, u32 i)
+{
+	u32 slot = (u32)(io - s->s_io), per = (1u << STRESS_HIGH_ORDER) / STRESS_PAGES;
+	struct page *block = s->s_high[slot / per];
+
+	if (!block)
+		return NULL;
+	return pfn_to_page(page_to_pfn(block) + (slot % per) * STRESS_PAGES + i);
+}
+
+/*
+ * Memory for io: from the DMA zone, the normal zone, anywhere in highmem,
+ * or above 4 GiB, at a random offset.  0 or -ENOMEM.
+ */
 static int stress_alloc_pages(struct stress *s, struct stress_io *io)
 {
-	static const gfp_t zones[] = { GFP_KERNEL | __GFP_DMA, GFP_KERNEL, GFP_HIGHUSER };
-	gfp_t gfp = zones[stress_rand(s) % ARRAY_SIZE(zones)];
+	static const gfp_t zones[] = { GFP_KERNEL | __GFP_DMA, GFP_KERNEL, GFP_HIGHUSER, 0 };
+	u32 zone = (u32)(stress_rand(s) % ARRAY_SIZE(zones));
 	u32 i, bytes = io->io_nr * SECTOR_SIZE;
 
 	io->io_off = (u32)(stress_rand(s) % (PAGE_SIZE / 8)) * 8;
 	if (stress_rand(s) % 8 == 0)
 		io->io_off += 2;	/* misaligned for a dword DMA engine: bounced */
 	io->io_npages = 0;
+	io->io_pooled = !zones[zone] && stress_high_page(s, io, 0);
 	for (i = 0; i < DIV_ROUND_UP(io->io_off + bytes, PAGE_SIZE); i++) {
-		struct page *p = alloc_page(gfp);
+		struct page *p;
 
+		if (io->io_pooled)
+			p = stress_high_page(s, io, i);
+		else
+			p = alloc_page(zones[zone] ? zones[zone] : GFP_HIGHUSER);
 		if (!p)
 			p = alloc_page(GFP_KERNEL);
 		if (!p) {
@@ -510,6 +574,7 @@ static struct stress *stress_open(const struct stress *t, struct stress_group *g
 	s->s_seed = t->s_seed;
 	s->s_rng = (s->s_seed + s->s_base + ((u64)s->s_bdev->bd_dev << 32)) * 0x9E3779B97F4A7C15ULL | 1;
 	s->s_group = g;
+	stress_grab_high(s);
 	return s;
 
 close_bdev:
@@ -523,6 +588,7 @@ free_s:
 
 static void stress_close(struct stress *s)
 {
+	stress_release_high(s);
 	kfree(s->s_gen);
 	bdev_close(s->s_bdev, FMODE_READ | FMODE_WRITE, NULL);
 	bdev_put(s->s_bdev);
