@@ -55,7 +55,7 @@ const char *const ide_ch_state_names[IDE_CH_NR] = {
 static void ide_begin_reset(struct ide_channel *ch);
 
 /* The 400 ns after a Device write or a command: four Alt Status reads. */
-static void ide_delay400(const struct ide_channel *ch)
+static void ide_delay400(struct ide_channel *ch)
 {
 	unsigned i;
 
@@ -264,7 +264,7 @@ static void ide_pio_write_block(struct ide_channel *ch)
 	u32 lbs = ch->ch_rq_drive->dr_lbs;
 
 	ide_pio_copy(ch, ch->ch_pio_buf, lbs, false);
-	outsw((u16)(ch->ch_cmd + IDE_REG_DATA), ch->ch_pio_buf, lbs / 2);
+	ide_data_out(ch, ch->ch_pio_buf, lbs / 2);
 	ch->ch_pio_left -= lbs;
 }
 
@@ -453,7 +453,7 @@ static void ide_pio_in(struct ide_channel *ch, u8 st)
 		ide_fail(ch, st, 0, "has no data");
 		return;
 	}
-	insw((u16)(ch->ch_cmd + IDE_REG_DATA), ch->ch_pio_buf, lbs / 2);
+	ide_data_in(ch, ch->ch_pio_buf, lbs / 2);
 	ide_pio_copy(ch, ch->ch_pio_buf, lbs, true);
 	ch->ch_pio_left -= lbs;
 	if (ch->ch_pio_left)

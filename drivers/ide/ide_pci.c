@@ -24,6 +24,7 @@
 #include "drivers/pci/pcireg.h"
 #include "kernel/errno.h"
 #include "kernel/init.h"
+#include "kernel/io.h"
 #include "kernel/printk.h"
 #include "kernel/mm/slab.h"
 #include "lib/string.h"
@@ -56,6 +57,27 @@ static const struct pci_device_id ide_pci_ids[] = {
 	{ 0 }
 };
 
+/* Port I/O: the registers of a PCI IDE channel, legacy or native. */
+static u8 ide_port_in8(struct ide_channel *ch, u16 port) { return inb(port); }
+static void ide_port_out8(struct ide_channel *ch, u16 port, u8 v) { outb(port, v); }
+static void ide_port_out32(struct ide_channel *ch, u16 port, u32 v) { outl(port, v); }
+static void ide_port_in16s(struct ide_channel *ch, u16 port, void *buf, u32 words)
+{
+	insw(port, buf, words);
+}
+static void ide_port_out16s(struct ide_channel *ch, u16 port, const void *buf, u32 words)
+{
+	outsw(port, buf, words);
+}
+
+const struct ide_io_ops ide_port_io = {
+	.io_in8 = ide_port_in8,
+	.io_out8 = ide_port_out8,
+	.io_out32 = ide_port_out32,
+	.io_in16s = ide_port_in16s,
+	.io_out16s = ide_port_out16s,
+};
+
 /* Controllers bound so far: the next one's drive names start 4 letters on. */
 static unsigned ide_pci_nr;
 
@@ -79,6 +101,7 @@ static void ide_pci_channel(struct ide_softc *sc, unsigned i, u16 bm)
 	int irq;
 
 	ch->ch_irq = -1;
+	ch->ch_io = &ide_port_io;
 	if (sc->sc_quirks & IDE_Q_PIIX_DECODE) {
 		u16 idetim = pci_read16(dev, i ? IDE_PIIX_IDETIM_SEC : IDE_PIIX_IDETIM_PRI);
 

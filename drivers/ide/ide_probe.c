@@ -112,7 +112,7 @@ static int ide_probe_pio_in(struct ide_channel *ch, unsigned unit,
 		(void)ide_read(ch, IDE_REG_STATUS);
 		return -EIO;
 	}
-	insw((u16)(ch->ch_cmd + IDE_REG_DATA), buf, ATA_ID_WORDS);
+	ide_data_in(ch, buf, ATA_ID_WORDS);
 	(void)ide_read(ch, IDE_REG_STATUS);
 	return 0;
 }

@@ -20,7 +20,6 @@
 #include "block/blkdev.h"
 #include "drivers/ata/ata.h"
 #include "drivers/ide/idereg.h"
-#include "kernel/io.h"
 #include "kernel/irq.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
@@ -81,6 +80,7 @@ struct ide_channel {
 	struct ide_softc	*ch_sc;		/* [I] */
 	u8			ch_index;	/* [I] 0 primary, 1 secondary */
 	bool			ch_native;	/* [I] native PCI mode (else legacy) */
+	const struct ide_io_ops	*ch_io;		/* [I] how its registers are reached */
 	u16			ch_cmd;		/* [I] command block base port */
 	u16			ch_ctl;		/* [I] control block base port (+2: Alt Status) */
 	u16			ch_bm;		/* [I] its bus-master registers, 0 if none */
@@ -124,14 +124,57 @@ struct ide_softc {
 	struct ide_channel	sc_chan[IDE_CHANNELS];	/* [I] ch_cmd 0: channel absent */
 };
 
-/* Register access (STYLE rule 22): every port access of the driver. */
-static inline u8 ide_read(const struct ide_channel *ch, unsigned reg) { return inb((u16)(ch->ch_cmd + reg)); }
-static inline void ide_write(const struct ide_channel *ch, unsigned reg, u8 v) { outb((u16)(ch->ch_cmd + reg), v); }
-static inline u8 ide_altstatus(const struct ide_channel *ch) { return inb((u16)(ch->ch_ctl + IDE_REG_ALTSTATUS)); }
-static inline void ide_devctl(const struct ide_channel *ch, u8 v) { outb((u16)(ch->ch_ctl + IDE_REG_DEVCTL), v); }
-static inline u8 ide_bm_read(const struct ide_channel *ch, unsigned reg) { return inb((u16)(ch->ch_bm + reg)); }
-static inline void ide_bm_write(const struct ide_channel *ch, unsigned reg, u8 v) { outb((u16)(ch->ch_bm + reg), v); }
-static inline void ide_bm_set_prdt(const struct ide_channel *ch, u32 phys) { outl((u16)(ch->ch_bm + IDE_BM_PRDT), phys); }
+/*
+ * How a channel's registers are reached: x86 port I/O (ide_port_io,
+ * ide_pci.c), or a simulated controller in the host tests.  port is the
+ * absolute address: ch_cmd, ch_ctl or ch_bm plus a register offset.
+ */
+struct ide_io_ops {
+	u8	(*io_in8)(struct ide_channel *ch, u16 port);
+	void	(*io_out8)(struct ide_channel *ch, u16 port, u8 v);
+	void	(*io_out32)(struct ide_channel *ch, u16 port, u32 v);
+	void	(*io_in16s)(struct ide_channel *ch, u16 port, void *buf, u32 words);
+	void	(*io_out16s)(struct ide_channel *ch, u16 port, const void *buf, u32 words);
+};
+extern const struct ide_io_ops ide_port_io;
+
+/* Register access (STYLE rule 22): every register access of the driver. */
+static inline u8 ide_read(struct ide_channel *ch, unsigned reg)
+{
+	return ch->ch_io->io_in8(ch, (u16)(ch->ch_cmd + reg));
+}
+static inline void ide_write(struct ide_channel *ch, unsigned reg, u8 v)
+{
+	ch->ch_io->io_out8(ch, (u16)(ch->ch_cmd + reg), v);
+}
+static inline u8 ide_altstatus(struct ide_channel *ch)
+{
+	return ch->ch_io->io_in8(ch, (u16)(ch->ch_ctl + IDE_REG_ALTSTATUS));
+}
+static inline void ide_devctl(struct ide_channel *ch, u8 v)
+{
+	ch->ch_io->io_out8(ch, (u16)(ch->ch_ctl + IDE_REG_DEVCTL), v);
+}
+static inline u8 ide_bm_read(struct ide_channel *ch, unsigned reg)
+{
+	return ch->ch_io->io_in8(ch, (u16)(ch->ch_bm + reg));
+}
+static inline void ide_bm_write(struct ide_channel *ch, unsigned reg, u8 v)
+{
+	ch->ch_io->io_out8(ch, (u16)(ch->ch_bm + reg), v);
+}
+static inline void ide_bm_set_prdt(struct ide_channel *ch, u32 phys)
+{
+	ch->ch_io->io_out32(ch, (u16)(ch->ch_bm + IDE_BM_PRDT), phys);
+}
+static inline void ide_data_in(struct ide_channel *ch, void *buf, u32 words)
+{
+	ch->ch_io->io_in16s(ch, (u16)(ch->ch_cmd + IDE_REG_DATA), buf, words);
+}
+static inline void ide_data_out(struct ide_channel *ch, const void *buf, u32 words)
+{
+	ch->ch_io->io_out16s(ch, (u16)(ch->ch_cmd + IDE_REG_DATA), buf, words);
+}
 
 /* ide_probe.c */
 /*
