@@ -38,6 +38,10 @@
 #define IDE_DRQ_WAIT_MS		1000	/* PIO write: DRQ for the first block, ms */
 #define IDE_RESET_POLL_MS	10	/* BSY poll period after SRST, ms */
 #define IDE_ICRC_RETRIES	2	/* interface CRC errors retried this often */
+#define IDE_MAX_RETRIES		2	/* timeouts retried after a reset */
+#define IDE_MAX_HW_SECTORS_48	65535	/* Linux's cap for 48-bit PATA commands */
+#define IDE_MAX_SECTORS_SOFT	2560	/* requests up to 1.25 MiB, as Linux 6.1 builds them */
+#define IDE_DMA_ALIGN		3	/* dword-aligned PRD addresses and lengths */
 
 /* Bus-master status bits that are configuration, kept when clearing the rest. */
 #define IDE_BM_STATUS_KEEP	(IDE_BM_STATUS_DMA0 | IDE_BM_STATUS_DMA1 | IDE_BM_STATUS_SIMPLEX)
@@ -664,4 +668,44 @@ enum blk_eh_timer_return ide_timed_out(struct request *rq)
 	ch->ch_rq_drive = NULL;
 	ide_begin_reset(ch);
 	return BLK_EH_RETRY;
+}
+
+/**
+ * ide_init_queue - the request queue of an identified ATA drive
+ * @d: dr_id, dr_lbs and dr_dma set; @timeout_ms: per command
+ *
+ * Its lock is the channel's; its limits are what a PRD table and the
+ * drive's command set can take, so the block layer splits and bounces
+ * everything else.  Returns the queue, or NULL when out of memory.
+ */
+struct request_queue *ide_init_queue(struct ide_drive *d, u32 timeout_ms)
+{
+	struct request_queue *q;
+	u32 hw_sectors;
+
+	q = blk_init_queue(ide_request_fn, &d->dr_chan->ch_lock, d->dr_name);
+	if (!q)
+		return NULL;
+	q->q_queuedata = d;
+	q->q_nr_sectors = ata_id_capacity512(&d->dr_id);
+	q->q_max_retries = IDE_MAX_RETRIES;
+	blk_queue_prep_rq(q, ide_prep_rq);
+	blk_queue_rq_timed_out(q, ide_timed_out);
+	blk_queue_rq_timeout(q, timeout_ms);
+	blk_queue_logical_block_size(q, d->dr_lbs);
+	blk_queue_physical_block_size(q, d->dr_id.ai_physical_size);
+	hw_sectors = d->dr_id.ai_lba48 ? IDE_MAX_HW_SECTORS_48 : ATA_MAX_SECTORS_28;
+	blk_queue_max_hw_sectors(q, hw_sectors * (d->dr_lbs >> SECTOR_SHIFT));
+	blk_queue_max_sectors(q, IDE_MAX_SECTORS_SOFT);
+	blk_queue_max_segments(q, IDE_MAX_SG);
+	blk_queue_max_segment_size(q, IDE_PRD_MAX_BYTES);
+	blk_queue_segment_boundary(q, IDE_PRD_BOUNDARY - 1);
+	blk_queue_flush(q, d->dr_id.ai_wcache ? BLK_FLUSH_CACHE : 0);
+	if (d->dr_dma &&
+	    (blk_queue_dma_alignment(q, IDE_DMA_ALIGN) ||
+	     blk_queue_bounce_limit(q, BLK_BOUNCE_4G, false))) {
+		blk_cleanup_queue(q);
+		return NULL;
+	}
+	return q;
 }

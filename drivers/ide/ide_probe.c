@@ -36,11 +36,7 @@
 #define IDE_PROBE_BSY_MS	10000	/* BSY after SRST at boot: the drive spun up in POST */
 #define IDE_PROBE_CMD_MS	5000	/* IDENTIFY, SET FEATURES, polled, ms */
 #define IDE_DEF_TIMEOUT_MS	30000	/* a command without an interrupt, ms */
-#define IDE_MAX_RETRIES		2	/* timeouts retried after a reset */
 #define IDE_MINORS		64	/* per drive: the disk and 63 partitions */
-#define IDE_MAX_HW_SECTORS_48	65535	/* Linux's cap for 48-bit PATA commands */
-#define IDE_MAX_SECTORS_SOFT	2560	/* requests up to 1.25 MiB, as Linux 6.1 builds them */
-#define IDE_DMA_ALIGN		3	/* dword-aligned PRD addresses and lengths */
 
 /* Linux's majors for the first four channels (IDE0..IDE3). */
 static const unsigned ide_majors[] = { 3, 22, 33, 34 };
@@ -268,39 +264,6 @@ static void ide_mode_str(const struct ide_drive *d, char *buf, size_t size)
 		snprintf(buf, size, "MWDMA/%d", d->dr_mwdma_set);
 }
 
-/* The drive's queue: its limits are the PRD table's and the command set's. */
-static struct request_queue *ide_init_queue(struct ide_drive *d)
-{
-	struct request_queue *q;
-	u32 hw_sectors;
-
-	q = blk_init_queue(ide_request_fn, &d->dr_chan->ch_lock, d->dr_name);
-	if (!q)
-		return NULL;
-	q->q_queuedata = d;
-	q->q_nr_sectors = ata_id_capacity512(&d->dr_id);
-	q->q_max_retries = IDE_MAX_RETRIES;
-	blk_queue_prep_rq(q, ide_prep_rq);
-	blk_queue_rq_timed_out(q, ide_timed_out);
-	blk_queue_rq_timeout(q, ide_timeout_ms);
-	blk_queue_logical_block_size(q, d->dr_lbs);
-	blk_queue_physical_block_size(q, d->dr_id.ai_physical_size);
-	hw_sectors = d->dr_id.ai_lba48 ? IDE_MAX_HW_SECTORS_48 : ATA_MAX_SECTORS_28;
-	blk_queue_max_hw_sectors(q, hw_sectors * (d->dr_lbs >> SECTOR_SHIFT));
-	blk_queue_max_sectors(q, IDE_MAX_SECTORS_SOFT);
-	blk_queue_max_segments(q, IDE_MAX_SG);
-	blk_queue_max_segment_size(q, IDE_PRD_MAX_BYTES);
-	blk_queue_segment_boundary(q, IDE_PRD_BOUNDARY - 1);
-	blk_queue_flush(q, d->dr_id.ai_wcache ? BLK_FLUSH_CACHE : 0);
-	if (d->dr_dma &&
-	    (blk_queue_dma_alignment(q, IDE_DMA_ALIGN) ||
-	     blk_queue_bounce_limit(q, BLK_BOUNCE_4G, false))) {
-		blk_cleanup_queue(q);
-		return NULL;
-	}
-	return q;
-}
-
 /* Queue and gendisk for an identified ATA drive, then add_disk (which scans). */
 static int ide_attach_drive(struct ide_drive *d)
 {
@@ -311,7 +274,7 @@ static int ide_attach_drive(struct ide_drive *d)
 	char mode[16];
 	int err;
 
-	d->dr_queue = ide_init_queue(d);
+	d->dr_queue = ide_init_queue(d, ide_timeout_ms);
 	if (!d->dr_queue)
 		return -ENOMEM;
 	disk = alloc_disk(IDE_MINORS);

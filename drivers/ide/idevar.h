@@ -187,6 +187,7 @@ static inline void ide_data_out(struct ide_channel *ch, const void *buf, u32 wor
 int ide_attach(struct ide_softc *sc);
 
 /* ide.c: the I/O path, for ide_probe.c. */
+struct request_queue *ide_init_queue(struct ide_drive *d, u32 timeout_ms);
 void ide_request_fn(struct request_queue *q);
 int ide_prep_rq(struct request_queue *q, struct request *rq);
 enum blk_eh_timer_return ide_timed_out(struct request *rq);
