@@ -165,27 +165,24 @@ static void ide_probe_dma(struct ide_drive *d)
 	d->dr_dma = true;
 }
 
-/* Identify the device at unit (after the channel reset).  Fills d; 0 or -errno. */
-static int ide_probe_unit(struct ide_channel *ch, unsigned unit, u16 *buf)
+/*
+ * Identify the device at unit, given the kind its reset signature
+ * suggests (read for both units before any register is written: a write
+ * reaches both devices).  Fills d; 0 or -errno.
+ */
+static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ide_kind kind, u16 *buf)
 {
 	struct ide_drive *d = &ch->ch_drive[unit];
 	struct ata_taskfile tf;
-	u8 count, low, mid, high;
 	char model[ATA_MODEL_LEN + 1];
 	int err;
 
 	d->dr_kind = IDE_KIND_NONE;
-	ide_select(ch, unit);
-	if (ide_altstatus(ch) == 0xff)
+	if (kind == IDE_KIND_NONE)
 		return 0;
-	count = ide_read(ch, IDE_REG_COUNT);
-	low = ide_read(ch, IDE_REG_LBA_LOW);
-	mid = ide_read(ch, IDE_REG_LBA_MID);
-	high = ide_read(ch, IDE_REG_LBA_HIGH);
-	DPRINTF(IDE_D_PROBE, "%s: status %#x sig %02x %02x %02x %02x\n", d->dr_name, ide_altstatus(ch), count, low, mid, high);
 	if (!ide_probe_present(ch, unit))
 		return 0;
-	d->dr_kind = (u8)ide_sig_kind(count, low, mid, high);
+	d->dr_kind = (u8)kind;
 	if (d->dr_kind == IDE_KIND_ATAPI) {
 		ata_identify(&tf, true);
 		model[0] = '\0';
@@ -224,6 +221,8 @@ static int ide_probe_unit(struct ide_channel *ch, unsigned unit, u16 *buf)
 /* Find what is on the channel.  Returns the number of ATA drives. */
 static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 {
+	enum ide_kind kind[IDE_UNITS];
+	u8 count, low, mid, high;
 	unsigned u, n = 0;
 	bool floating = true;
 	int err;
@@ -243,7 +242,22 @@ static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 		return 0;
 	}
 	for (u = 0; u < IDE_UNITS; u++) {
-		if (ide_probe_unit(ch, u, buf) == 0 && ch->ch_drive[u].dr_kind == IDE_KIND_ATA)
+		ide_select(ch, u);
+		if (ide_altstatus(ch) == 0xff) {
+			kind[u] = IDE_KIND_NONE;
+			continue;
+		}
+		count = ide_read(ch, IDE_REG_COUNT);
+		low = ide_read(ch, IDE_REG_LBA_LOW);
+		mid = ide_read(ch, IDE_REG_LBA_MID);
+		high = ide_read(ch, IDE_REG_LBA_HIGH);
+		kind[u] = ide_sig_kind(count, low, mid, high);
+		DPRINTF(IDE_D_PROBE, "%s: signature %02x %02x %02x %02x: %s\n",
+			ch->ch_drive[u].dr_name, count, low, mid, high, ide_kind_names[kind[u]]);
+	}
+	for (u = 0; u < IDE_UNITS; u++) {
+		if (ide_probe_unit(ch, u, kind[u], buf) == 0 &&
+		    ch->ch_drive[u].dr_kind == IDE_KIND_ATA)
 			n++;
 	}
 	return n;
@@ -443,4 +457,36 @@ int ide_attach(struct ide_softc *sc)
 	kfree(idbuf);
 	DPRINTF(IDE_D_PROBE, "%s: %d disks\n", sc->sc_name, total);
 	return err;
+}
+
+/*
+ * Take every disk of the controller away and release what ide_attach
+ * took: disks, queues (their I/O drained), IRQs, majors, buffers.
+ */
+void ide_detach(struct ide_softc *sc)
+{
+	unsigned i, u;
+
+	for (i = 0; i < IDE_CHANNELS; i++) {
+		struct ide_channel *ch = &sc->sc_chan[i];
+
+		if (!ch->ch_prdt)
+			continue;	/* never set up, or nothing found on it */
+		for (u = 0; u < IDE_UNITS; u++) {
+			struct ide_drive *d = &ch->ch_drive[u];
+
+			if (!d->dr_disk)
+				continue;
+			del_gendisk(d->dr_disk);
+			blk_cleanup_queue(d->dr_queue);
+			put_disk(d->dr_disk);
+			d->dr_disk = NULL;
+			d->dr_queue = NULL;
+		}
+		del_timer(&ch->ch_reset_timer);
+		ide_devctl(ch, ATA_CTL_NIEN);
+		free_irq((unsigned)ch->ch_irq, ch);
+		unregister_blkdev((unsigned)ch->ch_major, ch->ch_name);
+		ide_free_buffers(ch);
+	}
 }

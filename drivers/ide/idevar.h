@@ -185,6 +185,8 @@ static inline void ide_data_out(struct ide_channel *ch, const void *buf, u32 wor
  * negative errno with nothing left allocated.  Boot context; sleeps.
  */
 int ide_attach(struct ide_softc *sc);
+/* Undo ide_attach: disks removed, queues drained and freed, IRQs and buffers released. */
+void ide_detach(struct ide_softc *sc);
 
 /* ide.c: the I/O path, for ide_probe.c. */
 struct request_queue *ide_init_queue(struct ide_drive *d, u32 timeout_ms);

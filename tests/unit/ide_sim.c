@@ -208,6 +208,23 @@ static void sim_command(struct ide_sim *s, u8 cmd)
 	case ATA_CMD_WRITE_SECTORS_EXT:
 		s->s_status = ST_READY | ATA_STATUS_DRQ;	/* the first block without INTRQ */
 		break;
+	case ATA_CMD_IDENTIFY_DEVICE:
+	case ATA_CMD_IDENTIFY_PACKET:
+		if (s->s_atapi[u] != (cmd == ATA_CMD_IDENTIFY_PACKET)) {
+			sim_abort(s, 0);
+			break;
+		}
+		memcpy(s->s_buf, s->s_id[u], SECTOR_SIZE);
+		s->s_nsect = 1;
+		s->s_buf_pos = 0;
+		s->s_status = ST_READY | ATA_STATUS_DRQ;
+		sim_raise(s);
+		break;
+	case ATA_CMD_SET_FEATURES:
+		s->s_status = ST_READY;
+		s->s_cmd = 0;
+		sim_raise(s);
+		break;
 	case ATA_CMD_FLUSH_CACHE:
 	case ATA_CMD_FLUSH_CACHE_EXT:
 		s->s_flushes++;
@@ -233,6 +250,36 @@ static u8 sim_status(struct ide_sim *s)
 	return s->s_status;
 }
 
+/*
+ * Reads that do not come from the shared registers: nothing on the bus
+ * (all ones), an absent device selected beside a present one (zeros, as
+ * QEMU does), and the selected device's own signature after a reset.
+ * Returns true with *v set when one of those applies.
+ */
+static bool sim_taskfile_override(struct ide_sim *s, u16 port, u8 *v)
+{
+	unsigned u = s->s_unit;
+
+	if (!s->s_present[0] && !s->s_present[1]) {
+		*v = 0xff;
+		return true;
+	}
+	if (!s->s_present[u]) {
+		*v = 0;
+		return true;
+	}
+	if (port < IDE_SIM_CMD + IDE_REG_COUNT || port > IDE_SIM_CMD + IDE_REG_LBA_HIGH ||
+	    !(s->s_sig_valid & 1u << (port - IDE_SIM_CMD)))
+		return false;
+	switch (port) {
+	case IDE_SIM_CMD + IDE_REG_COUNT: *v = 1; break;
+	case IDE_SIM_CMD + IDE_REG_LBA_LOW: *v = 1; break;
+	case IDE_SIM_CMD + IDE_REG_LBA_MID: *v = s->s_atapi[u] ? ATA_SIG_ATAPI_LBAMID : 0; break;
+	default: *v = s->s_atapi[u] ? ATA_SIG_ATAPI_LBAHIGH : 0; break;
+	}
+	return true;
+}
+
 static u8 sim_in8(struct ide_channel *ch, u16 port)
 {
 	struct ide_sim *s = sim_of(ch);
@@ -240,6 +287,15 @@ static u8 sim_in8(struct ide_channel *ch, u16 port)
 	u8 v = 0;
 
 	hob = (s->s_devctl & ATA_CTL_HOB) != 0;
+	if (port >= IDE_SIM_CMD + IDE_REG_ERROR && port <= IDE_SIM_CMD + IDE_REG_STATUS &&
+	    port != IDE_SIM_CMD + IDE_REG_DEVICE && sim_taskfile_override(s, port, &v)) {
+		sim_log(s, 'r', port, v);
+		return v;
+	}
+	if (port == IDE_SIM_CTL + IDE_REG_ALTSTATUS && !s->s_present[0] && !s->s_present[1]) {
+		sim_log(s, 'r', port, 0xff);
+		return 0xff;
+	}
 	switch (port) {
 	case IDE_SIM_CMD + IDE_REG_ERROR: v = s->s_error; break;
 	case IDE_SIM_CMD + IDE_REG_COUNT: v = s->s_count[hob]; break;
@@ -289,8 +345,11 @@ static void sim_out8(struct ide_channel *ch, u16 port, u8 v)
 			s->s_status = ST_READY;
 			s->s_error = 1;
 		}
-		if (!(v & ATA_CTL_SRST) && (s->s_devctl & ATA_CTL_SRST))
+		if (!(v & ATA_CTL_SRST) && (s->s_devctl & ATA_CTL_SRST)) {
 			s->s_srst_polls = 3;
+			s->s_sig_valid = IDE_SIM_SIG_ALL;
+			s->s_status = ST_READY;
+		}
 		s->s_devctl = v;
 		break;
 	case IDE_SIM_BM + IDE_BM_CMD:
@@ -312,6 +371,7 @@ static void sim_out8(struct ide_channel *ch, u16 port, u8 v)
 		break;
 	}
 	if (reg) {
+		s->s_sig_valid &= ~(1u << (port - IDE_SIM_CMD));
 		reg[1] = reg[0];
 		reg[0] = v;
 		s->s_devctl &= ~ATA_CTL_HOB;
@@ -400,11 +460,59 @@ void ide_sim_init(struct ide_sim *s, struct ide_channel *ch)
 	ch->ch_bm = IDE_SIM_BM;
 }
 
+/* The model string into IDENTIFY words 27-46, two characters per word, first in the high byte. */
+static void ata_sim_model(u16 *id, const char *model)
+{
+	char m[ATA_ID_MODEL_WORDS * 2];
+	unsigned i;
+
+	memset(m, ' ', sizeof(m));
+	memcpy(m, model, strlen(model));
+	for (i = 0; i < ATA_ID_MODEL_WORDS; i++)
+		id[ATA_ID_MODEL + i] = (u16)((u8)m[2 * i] << 8 | (u8)m[2 * i + 1]);
+}
+
+/* IDENTIFY DEVICE of a QEMU-like disk: LBA48, DMA (UDMA/5 selected), write cache, FLUSH EXT. */
+static void ata_sim_identify(u16 *id, u64 sectors)
+{
+	u64 lba28 = sectors < ATA_LBA28_LIMIT ? sectors : ATA_LBA28_LIMIT - 1;
+
+	memset(id, 0, ATA_ID_WORDS * sizeof(*id));
+	id[ATA_ID_CONFIG] = 0x0040;
+	ata_sim_model(id, "SIM HARDDISK");
+	id[ATA_ID_CAPABILITY] = ATA_ID_CAP_LBA | ATA_ID_CAP_DMA;
+	id[ATA_ID_FIELD_VALID] = ATA_ID_FIELD_VALID_64_70 | ATA_ID_FIELD_VALID_88;
+	id[ATA_ID_LBA28_CAPACITY] = (u16)lba28;
+	id[ATA_ID_LBA28_CAPACITY + 1] = (u16)(lba28 >> 16);
+	id[ATA_ID_MWDMA] = 0x0007;
+	id[ATA_ID_CMDSET_1] = ATA_ID_CMDSET_1_WCACHE;
+	id[ATA_ID_CMDSET_2] = ATA_ID_VALID_VALUE | ATA_ID_CMDSET_2_LBA48 | ATA_ID_CMDSET_2_FLUSH |
+			      ATA_ID_CMDSET_2_FLUSH_EXT;
+	id[ATA_ID_CMDSET_3] = ATA_ID_VALID_VALUE;
+	id[ATA_ID_CMDSET_ENABLED_1] = ATA_ID_ENABLED_1_WCACHE;
+	id[ATA_ID_CMDSET_ENABLED_2] = ATA_ID_ENABLED_2_LBA48;
+	id[ATA_ID_CMDSET_ENABLED_3] = ATA_ID_VALID_VALUE;
+	id[ATA_ID_UDMA] = 0x003f | 1 << (8 + 5);
+	id[ATA_ID_LBA48_CAPACITY] = (u16)sectors;
+	id[ATA_ID_LBA48_CAPACITY + 1] = (u16)(sectors >> 16);
+	id[ATA_ID_LBA48_CAPACITY + 2] = (u16)(sectors >> 32);
+	id[ATA_ID_SECTOR_SIZE] = ATA_ID_VALID_VALUE;
+}
+
 void ide_sim_add_disk(struct ide_sim *s, unsigned unit, u64 sectors)
 {
 	s->s_present[unit] = true;
 	s->s_sectors[unit] = sectors;
 	s->s_data[unit] = calloc(IDE_SIM_WINDOW, SECTOR_SIZE);
+	ata_sim_identify(s->s_id[unit], sectors);
+}
+
+void ide_sim_add_atapi(struct ide_sim *s, unsigned unit)
+{
+	s->s_present[unit] = true;
+	s->s_atapi[unit] = true;
+	s->s_id[unit][ATA_ID_CONFIG] = 0x85c0;	/* ATAPI, CD-ROM, removable */
+	ata_sim_model(s->s_id[unit], "SIM DVD-ROM");
 }
 
 void ide_sim_free(struct ide_sim *s)

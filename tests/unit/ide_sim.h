@@ -18,6 +18,7 @@
 #ifndef TESTS_UNIT_IDE_SIM_H
 #define TESTS_UNIT_IDE_SIM_H
 
+#include "drivers/ata/atareg.h"
 #include "drivers/ide/idevar.h"
 
 #define IDE_SIM_CMD		0x1f0
@@ -26,6 +27,8 @@
 #define IDE_SIM_WINDOW		16384u		/* sectors of storage per drive */
 #define IDE_SIM_LOG		4096u
 #define IDE_SIM_CMDLOG		256u
+#define IDE_SIM_SIG_ALL		(1u << IDE_REG_COUNT | 1u << IDE_REG_LBA_LOW | \
+				 1u << IDE_REG_LBA_MID | 1u << IDE_REG_LBA_HIGH)
 
 struct ide_sim_access {
 	char	a_op;		/* 'r' read, 'w' write, 'I' interrupt delivered */
@@ -43,6 +46,9 @@ struct ide_sim_cmd {
 struct ide_sim {
 	struct ide_channel	*s_ch;		/* for the PRD table's address check */
 	bool			s_present[2];
+	bool			s_atapi[2];	/* a packet device: signature 14h/EBh */
+	u16			s_id[2][ATA_ID_WORDS];	/* IDENTIFY (PACKET) DEVICE data */
+	u8			s_sig_valid;	/* bit r: register r still holds each device's signature */
 	u64			s_sectors[2];	/* reported capacity */
 	u8			*s_data[2];	/* IDE_SIM_WINDOW sectors each */
 
@@ -87,6 +93,7 @@ extern const struct ide_io_ops ide_sim_io;
 /* Attach a simulator to ch (which gets ch_io and the ports). */
 void ide_sim_init(struct ide_sim *s, struct ide_channel *ch);
 void ide_sim_add_disk(struct ide_sim *s, unsigned unit, u64 sectors);
+void ide_sim_add_atapi(struct ide_sim *s, unsigned unit);
 void ide_sim_free(struct ide_sim *s);
 /* The bytes of sector lba of unit, as stored. */
 u8 *ide_sim_sector(struct ide_sim *s, unsigned unit, u64 lba);
