@@ -16,6 +16,7 @@ OBJCOPY		:= $(CROSS)objcopy
 NM		:= $(CROSS)nm
 HOSTCC		?= cc
 BUILD		:= build
+NPROC		:= $(shell nproc 2>/dev/null || echo 2)
 Q		:= $(if $(V),,@)
 
 KDIRS		:= boot kernel kernel/mm lib block block/partitions \
@@ -103,18 +104,18 @@ check-tools:
 	@tools/deps.sh --check || tools/deps.sh
 
 test: check-tools
-	$(Q)$(MAKE) --no-print-directory all unit
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all unit
 	$(Q)tests/run $(TESTS)
 
 run: check-tools
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	$(Q)tools/run-demo $(if $(ISO),--iso) $(if $(MACHINE),--machine $(MACHINE))
 
 fuzz: check-tools
 	$(Q)tests/fuzz/run $(FUZZ_SECS)
 
 bench: check-tools
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	$(Q)tools/bench $(BENCH_ARGS)
 
 deps:

@@ -8,11 +8,18 @@
  *
  *	bench DEV [WORKLOAD...]     e.g. bench nullb0 randread:qd=32:secs=5
  *
+ * DEV is what the registry knows ("sda", "sda2", "8:1", "PARTUUID=..."),
+ * opened for writing only when a workload writes, and I/O goes through
+ * submit_bio() with its partition remap; failing that, a queue by name
+ * (a queue the registry does not know, such as a self-test's).
+ *
  * Differences from the peer, by necessity: the QD>1 engine is the block
  * layer itself ("engine=blk-async" instead of linux-aio); times come from
  * the TSC clock; numbers are formatted in fixed point.
  */
 #include "block/bench.h"
+#include "block/bdev.h"
+#include "block/genhd.h"
 #include "block/blkdev.h"
 #include "block/elevator.h"
 #include "kernel/console.h"
@@ -47,6 +54,8 @@ struct bench_result {
 };
 
 struct bench_ctx {
+	struct block_device	*c_bdev;	/* NULL: a bare queue */
+	fmode_t			c_mode;
 	struct request_queue	*c_q;
 	u64			c_devsize;	/* bytes */
 	u32			c_npages;	/* pages per slot */
@@ -55,6 +64,17 @@ struct bench_ctx {
 	struct bench_result	c_res[BENCH_MAX_RESULTS];
 	u32			c_nres;
 };
+
+/* Through the device (and its partition remap) when there is one. */
+static void bench_send(struct bench_ctx *c, struct bio *bio)
+{
+	if (c->c_bdev) {
+		bio->bi_bdev = c->c_bdev;
+		submit_bio(bio);
+	} else {
+		blk_queue_submit_bio(c->c_q, bio);
+	}
+}
 
 static void bench_endio(struct bio *bio, int error)
 {
@@ -83,7 +103,7 @@ static void bench_submit(struct bench_ctx *c, struct bench_slot *s, u32 bs, u64 
 	s->s_busy = true;
 	s->s_error = 0;
 	s->s_off = off;
-	blk_queue_submit_bio(c->c_q, bio);
+	bench_send(c, bio);
 }
 
 /*
@@ -115,7 +135,7 @@ static int bench_flush(struct bench_ctx *c)
 	bio->bi_private = s;
 	bio->bi_end_io = bench_endio;
 	s->s_busy = true;
-	blk_queue_submit_bio(c->c_q, bio);
+	bench_send(c, bio);
 	return bench_wait(s);
 }
 
@@ -502,6 +522,53 @@ fail:
 	return -ENOMEM;
 }
 
+/* Does any of the n workload arguments (NULL: the defaults) write? */
+static bool bench_writes(char **args, int n)
+{
+	static const char *const writers[] = { "seqwrite", "randwrite", "verify", "fill" };
+	const char *a, *p;
+	unsigned k;
+	int i;
+
+	for (i = 0; args && i < n; i++)
+		for (a = args[i]; a; a = (p = strchr(a, ',')) ? p + 1 : NULL)
+			for (k = 0; k < ARRAY_SIZE(writers); k++)
+				if (str_starts(a, writers[k]))
+					return true;
+	return false;
+}
+
+/*
+ * Find and open the device: the registry first, then a bare queue.
+ * Return: 0, or -ECANCELED after saying why.
+ */
+static int bench_open(struct bench_ctx *c, const char *dev, char **args, int n)
+{
+	int err;
+
+	c->c_bdev = bdev_lookup(dev);
+	if (c->c_bdev) {
+		c->c_mode = FMODE_READ | (bench_writes(args, n) ? FMODE_WRITE : 0);
+		err = bdev_open(c->c_bdev, c->c_mode, NULL);
+		if (err) {
+			kprintf("bench: %s: %s\n", dev, errstr(err));
+			bdev_put(c->c_bdev);
+			c->c_bdev = NULL;
+			return -ECANCELED;
+		}
+		c->c_q = bdev_get_queue(c->c_bdev);
+		c->c_devsize = bdev_nr_sects(c->c_bdev) << SECTOR_SHIFT;
+		return 0;
+	}
+	c->c_q = blk_queue_find(dev);
+	if (!c->c_q || !c->c_q->q_nr_sectors) {
+		kprintf("bench: no device %s\n", dev);
+		return -ECANCELED;
+	}
+	c->c_devsize = c->c_q->q_nr_sectors << SECTOR_SHIFT;
+	return 0;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
 	struct bench_ctx *c;
@@ -516,14 +583,10 @@ static int cmd_bench(int argc, char **argv)
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
-	c->c_q = blk_queue_find(argv[1]);
-	if (!c->c_q || !c->c_q->q_nr_sectors) {
-		kprintf("bench: no device %s\n", argv[1]);
-		err = -ECANCELED;
-		goto free_ctx;
-	}
-	c->c_devsize = c->c_q->q_nr_sectors << SECTOR_SHIFT;
 	n = argc > 2 ? argc - 2 : (int)ARRAY_SIZE(bench_defaults);
+	err = bench_open(c, argv[1], argc > 2 ? argv + 2 : NULL, n);
+	if (err)
+		goto free_ctx;
 	/* Size the buffers for the deepest and largest workload. */
 	for (i = 0; i < n; i++) {
 		str_copy(spec, argc > 2 ? argv[i + 2] : bench_defaults[i], sizeof(spec));
@@ -541,7 +604,7 @@ static int cmd_bench(int argc, char **argv)
 	if (bench_alloc_slots(c, qd, bs)) {
 		kprintf("bench: no memory for %u buffers of %u bytes\n", qd, bs);
 		err = -ECANCELED;
-		goto free_ctx;
+		goto close_dev;
 	}
 	bench_print_info(c, argv[1]);
 	for (i = 0; i < n && !shell_interrupted(); i++) {
@@ -556,6 +619,11 @@ static int cmd_bench(int argc, char **argv)
 	}
 	bench_table(c);
 	bench_free_slots(c);
+close_dev:
+	if (c->c_bdev) {
+		bdev_close(c->c_bdev, c->c_mode, NULL);
+		bdev_put(c->c_bdev);
+	}
 free_ctx:
 	kfree(c);
 	return err;

@@ -6,7 +6,8 @@
  * into words; "double quotes" group words.  A command's result decides
  * what the shell says: nothing for 0, the usage for -EINVAL, nothing for
  * -ECANCELED (the command already explained), "NAME: error" otherwise.
- * With run=, the run ends after the commands, failed if any failed.
+ * With run=, the run ends after the commands, failed if any failed; init=
+ * runs its commands and then gives the prompt.
  */
 #include "kernel/shell.h"
 #include "kernel/console.h"
@@ -25,6 +26,9 @@ extern const struct shell_cmd __shellcmds_start[], __shellcmds_end[];
 
 static const char *run_commands;
 PARAM_STR("run", run_commands, "shell commands to run at boot, ';'-separated; then stop");
+
+static const char *init_commands;
+PARAM_STR("init", init_commands, "shell commands to run at boot before the prompt");
 
 static shell_path_completer_t path_completer;
 
@@ -170,6 +174,8 @@ void shell_main(void)
 		kprintf("run: %s\n", r ? "FAILED" : "done");
 		machine_exit(r ? 1 : 0);
 	}
+	if (init_commands)
+		shell_exec(init_commands);
 	kprintf("Type help for the list of commands.\n");
 	for (;;) {
 		if (readline(PROMPT, line, sizeof(line), complete) > 0)

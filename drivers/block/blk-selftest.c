@@ -451,7 +451,8 @@ static int st_trace_seq_merge(void)
 	if (!rd)
 		return st_fail("cannot create a RAM disk");
 	blk_queue_max_sectors(rd->rd_queue, 64);
-	rd->rd_queue->q_unplug_thresh = 1000;
+	rd->rd_queue->q_unplug_thresh = 1000;		/* only the explicit unplug: */
+	rd->rd_queue->q_unplug_delay_ms = 60000;	/* a slow host must not split batches */
 	blk_trace_enable(rd->rd_queue);
 	seq = blk_trace_seq(rd->rd_queue);
 	for (i = 0; i < 32; i++)

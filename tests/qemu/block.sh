@@ -14,7 +14,7 @@ boot block-bounce-8g --mem 8G --timeout 120 --cmdline 'selftest=block/stress/bou
 relay_tap
 expect_rc "block/bounce-8g-verdict" 0
 
-boot block-shell --mem 512M --timeout 120 --cmdline 'ram.count=1 ram.bounce=16M run="blktrace ram0 on; bench ram0 verify:mib=8:bs=1M; blktrace ram0; bench ram0 randwrite:qd=32:bs=4K:span=1:ios=4000; bench nullb0 randread:qd=1:bs=4K:ios=20000 randread:qd=32:bs=4K:ios=20000; iostat; elevator ram0 noop"'
+boot block-shell --mem 512M --timeout 120 --cmdline 'ram.count=1 ram.bounce=16M writable=ram0 run="blktrace ram0 on; bench ram0 verify:mib=8:bs=1M; blktrace ram0; bench ram0 randwrite:qd=32:bs=4K:span=1:ios=4000; bench nullb0 randread:qd=1:bs=4K:ios=20000 randread:qd=32:bs=4K:ios=20000; iostat; elevator ram0 noop"'
 expect_rc "block/shell-run" 0
 expect_out "block/bench-verify-pass" '^(\[[ 0-9.]+\] )?BENCH verify bs=1M MiB=8 seed=1 sectors=16384 bad=0 .*result=PASS'
 expect_out "block/bench-nullb-qd1" 'BENCH randread qd=1 bs=4K span_MiB=1024 ios=20000 '

@@ -305,7 +305,17 @@ static void test_timeout_retries(void)
 	CHECK_EQ(res[1].r_calls, 0);
 	tdev_complete(td);
 	CHECK(res[1].r_calls == 1 && res[1].r_error == 0);
-	free_all(2);
+	/* Give up at once: -EIO, no retry. */
+	timeout_verdict = BLK_EH_FAIL;
+	timeouts_seen = 0;
+	blk_queue_submit_bio(q, mk(HOST_MEM_NORMAL, 0, 24, 8, 0, 2));
+	td->td_nheld = 0;
+	host_advance_ns(150 * NSEC_PER_MSEC);
+	CHECK_EQ(timeouts_seen, 1);
+	CHECK(res[2].r_calls == 1 && res[2].r_error == -EIO);
+	CHECK_EQ(q->q_in_driver, 0);
+	CHECK_EQ(q->q_rq_in_use, 0);
+	free_all(3);
 	tdev_destroy(td);
 }
 

@@ -5,6 +5,7 @@
  * them; the clock is host_now_ns from the shared shim.
  */
 #include "kernel/completion.h"
+#include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
@@ -130,7 +131,7 @@ int wait_for_completion_timeout(struct completion *c, u32 timeout_ms)
 
 	while (!c->c_done) {
 		if (ktime_ms() >= end)
-			return -110;
+			return -ETIMEDOUT;
 		cpu_idle_once();
 	}
 	return 0;
