@@ -1,7 +1,10 @@
 /*
  * The IDE driver's software state (softc) and the few calls between its
- * files: PCI glue (ide_pci.c) -> core (ide_probe.c, ide.c), and the PRD
- * table builder (ide_prd.c, pure and host-tested).
+ * files: PCI glue (ide_pci.c) -> discovery (ide_probe.c) -> I/O path
+ * (ide.c), and the PRD table builder (ide_prd.c, pure).  Registers are
+ * reached through a const ide_io_ops table, port I/O in the kernel, so
+ * that the host tests run the same code against a simulated channel
+ * (tests/unit/ide_sim.c).
  *
  * A controller has two channels; a channel has up to two drives (master
  * and slave) that share its registers, its IRQ and its bus-master engine,
@@ -188,7 +191,7 @@ int ide_attach(struct ide_softc *sc);
 /* Undo ide_attach: disks removed, queues drained and freed, IRQs and buffers released. */
 void ide_detach(struct ide_softc *sc);
 
-/* ide.c: the I/O path, for ide_probe.c. */
+/* ide.c: the I/O path, for ide_probe.c (and the host tests). */
 struct request_queue *ide_init_queue(struct ide_drive *d, u32 timeout_ms);
 void ide_request_fn(struct request_queue *q);
 int ide_prep_rq(struct request_queue *q, struct request *rq);
@@ -199,7 +202,7 @@ void ide_reset_timer_fn(struct timer_list *t);
 int ide_wait_not_busy(struct ide_channel *ch, u32 ms);
 /* Write a taskfile and its command to unit (48-bit "previous" bytes first). */
 void ide_load_tf(struct ide_channel *ch, const struct ata_taskfile *tf, unsigned unit);
-/* Select unit and wait the 400 ns the Status needs (ATA8-APT 8.2). */
+/* Select unit and wait the 400 ns the Status needs (ATA8-APT, device selection). */
 void ide_select(struct ide_channel *ch, unsigned unit);
 
 /* ide_prd.c: pure, host-tested. */
