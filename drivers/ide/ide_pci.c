@@ -173,10 +173,21 @@ static int ide_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	return 0;
 }
 
+static void ide_pci_remove(struct pci_dev *dev)
+{
+	struct ide_softc *sc = dev->pd_drvdata;
+
+	ide_detach(sc);
+	pci_set_command(dev, 0, PCI_COMMAND_MASTER);
+	dev->pd_drvdata = NULL;
+	kfree(sc);
+}
+
 static const struct pci_driver ide_pci_driver = {
 	.name = "ide",
 	.id_table = ide_pci_ids,
 	.probe = ide_pci_probe,
+	.remove = ide_pci_remove,
 };
 
 static int ide_pci_init(void)
