@@ -16,6 +16,7 @@
  * Lock legend:
  *	[I] set during attach, before the IRQ is requested; immutable after
  *	[c] ch_lock of the channel (which is also each drive's queue lock)
+ *	[boot] changed only by attach and detach, never concurrently
  */
 #ifndef DRIVERS_IDE_IDEVAR_H
 #define DRIVERS_IDE_IDEVAR_H
@@ -125,6 +126,7 @@ struct ide_softc {
 	unsigned long		sc_quirks;	/* [I] IDE_Q_* */
 	bool			sc_nodma;	/* [I] PIO only (ide.nodma or a quirk) */
 	struct ide_channel	sc_chan[IDE_CHANNELS];	/* [I] ch_cmd 0: channel absent */
+	struct list_head	sc_list;	/* [boot] on the attached controllers' list */
 };
 
 /*
@@ -188,7 +190,10 @@ static inline void ide_data_out(struct ide_channel *ch, const void *buf, u32 wor
  * negative errno with nothing left allocated.  Boot context; sleeps.
  */
 int ide_attach(struct ide_softc *sc);
-/* Undo ide_attach: disks removed, queues drained and freed, IRQs and buffers released. */
+/*
+ * Undo ide_attach: disks removed, queues drained and freed, IRQs and
+ * buffers released.  Attached disks are flushed at shutdown until then.
+ */
 void ide_detach(struct ide_softc *sc);
 
 /* ide.c: the I/O path, for ide_probe.c (and the host tests). */

@@ -22,6 +22,7 @@ run() {
 	expect_rc "ide/integrity/$name/run" 0
 	expect_out "ide/integrity/$name/pass" "idestress hda: .* seed=$seed .*bad=0 .*result=PASS"
 	expect_no_out "ide/integrity/$name/no-errors" 'hda: .*(failed|timed out|refusing)'
+	expect_out "ide/integrity/$name/flushed-at-exit" 'hda: write cache flushed'
 	why=$(python3 $check "$img/$name.raw" 2048 40960 "$seed" --zero 0 2048 --zero 43008 2048 | tail -1)
 	if [ -z "$why" ]; then ok "ide/integrity/$name/host-check"; else notok "ide/integrity/$name/host-check" "$why"; fi
 }
