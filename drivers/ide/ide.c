@@ -19,7 +19,7 @@
  * sector buffer and kmap_atomic(), so highmem needs no bounce.
  *
  * A device error fails the request with -EIO, naming the sector from the
- * taskfile.  A timeout soft-resets the channel (a timer polls BSY: no
+ * taskfile (with PIO, the sectors moved before it still succeed).  A timeout soft-resets the channel (a timer polls BSY: no
  * spinning with interrupts off) and the block layer retries a bounded
  * number of times, then fails with -EIO.  A channel that stays BSY dies.
  */
@@ -158,8 +158,11 @@ static void ide_kick(struct ide_channel *ch)
 	}
 }
 
-/* End the request in flight with err and let the next one start.  ch_lock held. */
-static void ide_complete(struct ide_channel *ch, int err)
+/*
+ * End the request in flight, its first good bytes successfully and the
+ * rest with err, and let the next one start.  ch_lock held.
+ */
+static void ide_complete_partial(struct ide_channel *ch, u32 good, int err)
 {
 	struct request *rq = ch->ch_rq;
 	struct ide_drive *d = ch->ch_rq_drive;
@@ -170,10 +173,33 @@ static void ide_complete(struct ide_channel *ch, int err)
 		ch->ch_state = IDE_CH_IDLE;
 	if (err)
 		d->dr_errors++;
-	DPRINTF(IDE_D_IO, "%s: done sector %llu err %d\n", d->dr_name,
-		(unsigned long long)blk_rq_pos(rq), err);
+	DPRINTF(IDE_D_IO, "%s: done sector %llu, %u bytes good, err %d\n", d->dr_name,
+		(unsigned long long)blk_rq_pos(rq), good, err);
+	if (good && good < blk_rq_bytes(rq))
+		__blk_end_request(rq, 0, good);
 	__blk_end_request_all(rq, err);
 	ide_kick(ch);
+}
+
+static void ide_complete(struct ide_channel *ch, int err)
+{
+	ide_complete_partial(ch, 0, err);
+}
+
+/*
+ * How much of a failing request is known good: with PIO, the logical
+ * sectors moved before the block that failed.  The data of a failed DMA
+ * command is indeterminate (ACS, READ DMA: "Error Outputs"), so none.
+ */
+static u32 ide_good_bytes(struct ide_channel *ch)
+{
+	u32 moved = blk_rq_bytes(ch->ch_rq) - ch->ch_pio_left;
+
+	if (ch->ch_state != IDE_CH_PIO_IN && ch->ch_state != IDE_CH_PIO_OUT)
+		return 0;
+	if (moved && (ch->ch_state == IDE_CH_PIO_OUT || !ch->ch_pio_left))
+		moved -= ch->ch_rq_drive->dr_lbs;	/* the block in flight failed */
+	return moved;
 }
 
 /*
@@ -205,7 +231,7 @@ static void ide_fail(struct ide_channel *ch, u8 st, u8 bmst, const char *why)
 	       " bm 0x%02x\n", d->dr_name, ata_cmd_name(tf->tf_command), why,
 	       (unsigned long long)(lba * (d->dr_lbs >> SECTOR_SHIFT)),
 	       (unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq), st, sbuf, err, ebuf, bmst);
-	ide_complete(ch, -EIO);
+	ide_complete_partial(ch, ide_good_bytes(ch), -EIO);
 }
 
 /*
