@@ -78,6 +78,11 @@ const struct ide_io_ops ide_port_io = {
 	.io_out16s = ide_port_out16s,
 };
 
+const struct pci_device_id *ide_pci_match(const struct pci_dev *dev)
+{
+	return pci_match_id(ide_pci_ids, dev);
+}
+
 /* Controllers bound so far: the next one's drive names start 4 letters on. */
 static unsigned ide_pci_nr;
 
@@ -134,30 +139,50 @@ static void ide_pci_channel(struct ide_softc *sc, unsigned i, u16 bm)
 	ch->ch_bm = bm ? (u16)(bm + i * IDE_BM_CHANNEL_STRIDE) : 0;
 }
 
-static int ide_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
+/**
+ * ide_pci_setup - where a PCI IDE function's channels are, from its class,
+ * prog-if, BARs, interrupt and quirks
+ * @sc: zeroed; gets its name, quirks, sc_nodma and both channels' ports
+ *	and IRQs (ch_cmd 0 for a channel that is off)
+ * @quirks: IDE_Q_* from the match table
+ *
+ * Also turns on I/O decode, and bus mastering when DMA will be used.
+ * Returns 0, or -ENODEV for a function that is not an IDE controller.
+ */
+int ide_pci_setup(struct ide_softc *sc, struct pci_dev *dev, unsigned long quirks, unsigned index)
 {
-	struct ide_softc *sc;
 	u16 bm = 0;
 	unsigned i;
-	int err;
 
 	if (dev->pd_class != PCI_CLASS_STORAGE || dev->pd_subclass != PCI_SUBCLASS_STORAGE_IDE)
 		return -ENODEV;
-	sc = kzalloc(sizeof(*sc), GFP_KERNEL);
-	if (!sc)
-		return -ENOMEM;
 	sc->sc_pci = dev;
-	sc->sc_index = ide_pci_nr;
-	snprintf(sc->sc_name, sizeof(sc->sc_name), "pciide%u", sc->sc_index);
-	sc->sc_quirks = id->pid_data;
+	sc->sc_index = index;
+	snprintf(sc->sc_name, sizeof(sc->sc_name), "pciide%u", index);
+	sc->sc_quirks = quirks;
 	if (dev->pd_progif & PCI_IDE_PROGIF_MASTER)
 		bm = ide_pci_io_bar(dev, IDE_PCI_BAR_BMIDE, IDE_BM_BAR_MIN_SIZE);
 	if (!bm || (sc->sc_quirks & IDE_Q_NODMA))
 		sc->sc_nodma = true;
 	for (i = 0; i < IDE_CHANNELS; i++)
 		ide_pci_channel(sc, i, sc->sc_nodma ? 0 : bm);
-
 	pci_set_command(dev, PCI_COMMAND_IO | (sc->sc_nodma ? 0 : PCI_COMMAND_MASTER), 0);
+	return 0;
+}
+
+static int ide_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
+{
+	struct ide_softc *sc;
+	int err;
+
+	sc = kzalloc(sizeof(*sc), GFP_KERNEL);
+	if (!sc)
+		return -ENOMEM;
+	err = ide_pci_setup(sc, dev, id->pid_data, ide_pci_nr);
+	if (err) {
+		kfree(sc);
+		return err;
+	}
 	pr_info("%s: %04x:%04x prog-if %02x, %s/%s, bus master %s\n", sc->sc_name,
 		dev->pd_vendor, dev->pd_device, dev->pd_progif,
 		sc->sc_chan[0].ch_native ? "native" : "legacy",

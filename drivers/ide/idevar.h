@@ -181,6 +181,13 @@ static inline void ide_data_out(struct ide_channel *ch, const void *buf, u32 wor
 	ch->ch_io->io_out16s(ch, (u16)(ch->ch_cmd + IDE_REG_DATA), buf, words);
 }
 
+/* ide_pci.c: the match table and the channel layout (host-tested). */
+struct pci_device_id;
+/* The entry of the driver's table (quirks in pid_data) that dev matches, or NULL. */
+const struct pci_device_id *ide_pci_match(const struct pci_dev *dev);
+int ide_pci_setup(struct ide_softc *sc, struct pci_dev *dev, unsigned long quirks,
+		  unsigned index);
+
 /* ide_probe.c */
 /*
  * ide_attach - find the drives of a filled-in controller and add its disks
