@@ -193,10 +193,11 @@ static void ide_complete(struct ide_channel *ch, int err)
  */
 static u32 ide_good_bytes(struct ide_channel *ch)
 {
-	u32 moved = blk_rq_bytes(ch->ch_rq) - ch->ch_pio_left;
+	u32 moved;
 
 	if (ch->ch_state != IDE_CH_PIO_IN && ch->ch_state != IDE_CH_PIO_OUT)
 		return 0;
+	moved = blk_rq_bytes(ch->ch_rq) - ch->ch_pio_left;
 	if (moved && (ch->ch_state == IDE_CH_PIO_OUT || !ch->ch_pio_left))
 		moved -= ch->ch_rq_drive->dr_lbs;	/* the block in flight failed */
 	return moved;
