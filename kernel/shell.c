@@ -184,6 +184,18 @@ void shell_main(void)
 	}
 }
 
+/* The command after prev in name order (the table is in link order). */
+static const struct shell_cmd *next_by_name(const struct shell_cmd *prev)
+{
+	const struct shell_cmd *c, *next = NULL;
+
+	for (c = __shellcmds_start; c < __shellcmds_end; c++)
+		if ((!prev || strcmp(c->sc_name, prev->sc_name) > 0) &&
+		    (!next || strcmp(c->sc_name, next->sc_name) < 0))
+			next = c;
+	return next;
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	const struct shell_cmd *c;
@@ -199,7 +211,7 @@ static int cmd_help(int argc, char **argv)
 		kprintf("usage: %s\n  %s\n", c->sc_usage, c->sc_help);
 		return 0;
 	}
-	for (c = __shellcmds_start; c < __shellcmds_end; c++)
+	for (c = next_by_name(NULL); c; c = next_by_name(c))
 		kprintf("  %-40s %s\n", c->sc_usage, c->sc_help);
 	return 0;
 }

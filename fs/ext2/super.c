@@ -21,6 +21,7 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
+#include "kernel/init.h"
 #include "kernel/mm/slab.h"
 #include "lib/string.h"
 
@@ -590,3 +591,34 @@ const struct vfs_fstype ext2_fstype = {
 	.ft_sync	= ext2_sync,
 	.ft_statfs	= ext2_statfs,
 };
+
+/**
+ * ext2_read_id - UUID and label of the ext2 on @bdev, for blkid and UUID=
+ * Returns 1 and fills @uuid and @label (17 bytes, terminated) when @bdev
+ * holds an ext2 superblock, 0 if not, or -errno.
+ */
+int ext2_read_id(struct block_device *bdev, u8 uuid[16], char label[17])
+{
+	struct ext2_super_block *sb;
+	struct buffer_head *bh;
+	int found;
+
+	found = ext2_probe(bdev);
+	if (found != 1)
+		return found;
+	bh = bread(bdev, EXT2_SUPER_OFFSET / EXT2_SUPER_SIZE, EXT2_SUPER_SIZE);
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	sb = (struct ext2_super_block *)bh->b_data;
+	memcpy(uuid, sb->s_uuid, 16);
+	memcpy(label, sb->s_volume_name, 16);
+	label[16] = '\0';
+	brelse(bh);
+	return 1;
+}
+
+static int ext2_init(void)
+{
+	return vfs_register_fstype(&ext2_fstype);
+}
+fs_initcall(ext2_init);

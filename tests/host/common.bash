@@ -25,7 +25,9 @@ build_fscli() {
 	fi
 }
 
-T=$(mktemp -d /tmp/fstest.XXXXXX)
+# Images and models in memory when possible: the tests write a lot and need no durability.
+[ -w /dev/shm ] && export TMPDIR=/dev/shm
+T=$(mktemp -d "${TMPDIR:-/tmp}/fstest.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 ok() { echo "ok - $1"; }

@@ -89,30 +89,33 @@ def random_script(seed, count):
     out = []
     total = [0]
 
-    def entries(kind=None):
-        res = []
+    snap = {}
+
+    def scan():
+        """One walk of the model per operation: its files and directories."""
+        files, dirs = [], ["/d"]
         for d, dn, fn in os.walk(m.root):
             rel = "/d" + d[len(m.root):]
-            if kind in (None, "dir"):
-                res += [rel + "/" + n for n in dn]
-            if kind in (None, "file"):
-                res += [rel + "/" + n for n in fn if not os.path.islink(os.path.join(d, n))]
-        return sorted(res)
+            dirs += [rel + "/" + n for n in dn if n != "lost+found"]
+            files += [rel + "/" + n for n in fn if not os.path.islink(os.path.join(d, n))]
+        snap["files"], snap["dirs"] = sorted(files), sorted(dirs)
+        snap["all"] = sorted(files + dirs[1:])
 
     def dirs():
-        return ["/d"] + [d for d in entries("dir") if "lost+found" not in d]
+        return snap["dirs"]
 
     def newname():
         return rnd.choice(dirs()) + "/" + rnd.choice(["a", "b", "c", "file", "x" * 40, "n"]) + str(rnd.randrange(40))
 
     def anypath():
-        e = entries()
+        e = snap["all"]
         return rnd.choice(e) if e and rnd.random() < 0.85 else newname()
 
     os.mkdir(m.p("/d/lost+found"))
     for _ in range(count):
         r = rnd.random()
-        files = entries("file")
+        scan()
+        files = snap["files"]
         if r < 0.18 or not files:
             size = rnd.choice([0, 1, 100, 1024, 4096, 5000, 13 * 1024, 70000, 300000])
             if total[0] > 24 << 20:
@@ -190,7 +193,8 @@ def compare(spec, model_root):
                 cur = line[len("debugfs: ls -l /"):]
                 continue
             f = line.split()
-            if cur is not None and len(f) >= 9 and f[0].isdigit() and f[8] not in (".", ".."):
+            if (cur is not None and len(f) >= 9 and f[0].isdigit() and f[0] != "0" and
+                    f[8] not in (".", "..")):
                 ino_of[os.path.join(cur, " ".join(f[8:]))] = int(f[0])
         groups_m, groups_i = {}, {}
         for k, v in want_names.items():

@@ -47,8 +47,8 @@ def debugfs_ls(spec, path):
     rows = []
     for line in p.stdout.decode(errors="replace").splitlines():
         f = line.split()
-        if len(f) < 8 or not f[0].isdigit():
-            continue
+        if len(f) < 8 or not f[0].isdigit() or f[0] == "0":
+            continue    # debugfs shows an unused first entry of a block as inode 0
         # ino mode (ft) uid gid size date time name
         rows.append((int(f[0]), f[1], int(f[3]), int(f[4]), int(f[5]), " ".join(f[8:])))
     return rows
