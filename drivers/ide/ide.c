@@ -686,6 +686,8 @@ enum blk_eh_timer_return ide_timed_out(struct request *rq)
 		return BLK_EH_HANDLED;
 	}
 	d->dr_timeouts++;
+	if (rq->rq_retries >= rq->rq_q->q_max_retries)
+		d->dr_errors++;		/* the block layer fails it now: no retries left */
 	pr_warn("%s: %s timed out at sector %llu+%u (%s, status 0x%02x bm 0x%02x, try %u):"
 		" resetting the channel\n", d->dr_name, ata_cmd_name(ch->ch_tf.tf_command),
 		(unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq),

@@ -351,8 +351,8 @@ static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 	return n;
 }
 
-/* Human-readable transfer mode, for the attach line. */
-static void ide_mode_str(const struct ide_drive *d, char *buf, size_t size)
+/* Human-readable transfer mode, for the attach line and the ide command. */
+void ide_mode_str(const struct ide_drive *d, char *buf, size_t size)
 {
 	const struct ata_id *ai = &d->dr_id;
 
@@ -586,4 +586,12 @@ void ide_detach(struct ide_softc *sc)
 		unregister_blkdev((unsigned)ch->ch_major, ch->ch_name);
 		ide_free_buffers(ch);
 	}
+}
+
+/* The attached controller after prev (the first for NULL), or NULL at the end. */
+struct ide_softc *ide_next_controller(struct ide_softc *prev)
+{
+	struct list_head *n = prev ? prev->sc_list.next : ide_controllers.next;
+
+	return n == &ide_controllers ? NULL : list_entry(n, struct ide_softc, sc_list);
 }

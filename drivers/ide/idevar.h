@@ -203,6 +203,11 @@ int ide_attach(struct ide_softc *sc);
  */
 void ide_detach(struct ide_softc *sc);
 
+/* The attached controller after prev (the first for NULL); NULL at the end. */
+struct ide_softc *ide_next_controller(struct ide_softc *prev);
+/* "UDMA/5", "MWDMA/2", "PIO": how the drive moves data. */
+void ide_mode_str(const struct ide_drive *d, char *buf, size_t size);
+
 /* ide.c: the I/O path, for ide_probe.c (and the host tests). */
 struct request_queue *ide_init_queue(struct ide_drive *d, u32 timeout_ms);
 void ide_request_fn(struct request_queue *q);

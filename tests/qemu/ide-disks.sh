@@ -86,12 +86,13 @@ PY
 if [ -z "$why" ]; then ok "ide/disks/lsblk-matches-sfdisk"; else notok "ide/disks/lsblk-matches-sfdisk" "$why"; fi
 
 # A CD-ROM on the secondary master: named, left alone, no disk for it.
-boot ide-atapi --timeout 60 --disk "$img/d0.raw" --cmdline 'run="lsblk"' -- \
+boot ide-atapi --timeout 60 --disk "$img/d0.raw" --cmdline 'run="lsblk; ide"' -- \
 	-drive if=none,id=cdx,media=cdrom -device ide-cd,drive=cdx,bus=ide.1,unit=0
 expect_rc "ide/atapi/boot" 0
 expect_out "ide/atapi/recognised" 'hdc: ATAPI device "QEMU DVD-ROM": not handled by this driver, left alone'
 expect_no_out "ide/atapi/no-disk" '^hdc '
 expect_out "ide/atapi/disk-beside-it" '^hda +3:0 '
+expect_out "ide/atapi/ide-command" '^    hdc: ATAPI$'
 
 # No IDE device at all: empty channels cost nothing and hang nothing.
 boot ide-none --timeout 30 --cmdline 'run="lsblk"'

@@ -13,7 +13,7 @@ check=tests/qemu/ide_check.py
 truncate -s 32M "$img/other.raw"
 
 boot ide-silent --timeout 120 --disk "$img/other.raw" \
-	--cmdline 'ide.timeout_ms=1000 writable=hda run="lsblk; idestress hda sectors=8192 ios=300 seed=6; iostat hdc; uptime"' -- \
+	--cmdline 'ide.timeout_ms=1000 writable=hda run="lsblk; idestress hda sectors=8192 ios=300 seed=6; iostat hdc; ide; uptime"' -- \
 	-blockdev driver=null-co,node-name=slow,size=67108864,latency-ns=3000000000,read-zeroes=on \
 	-device ide-hd,drive=slow,bus=ide.1,unit=0
 # run-qemu puts the image on ide.0 as hda; the slow disk is hdc.
@@ -25,6 +25,10 @@ expect_out "ide/silent/request-fails-eio" 'hdc: cannot read the partition table:
 expect_out "ide/silent/disk-listed" '^hdc +22:0 +64M '
 expect_out "ide/silent/other-channel-works" 'idestress hda: .*seed=6 .*bad=0 .*result=PASS'
 expect_out "ide/silent/reached-shell" '^run: done'
+# Every read of the scan failed after three tries, each try a reset.
+expect_out "ide/silent/counted" '^    hdc: ATA .* errors [1-9][0-9]* timeouts [1-9][0-9]*$'
+expect_out "ide/silent/channel-back" '^  ide1: legacy .* state idle .* resets [1-9][0-9]*$'
+expect_out "ide/silent/other-channel-clean" '^  ide0: legacy .* resets 0$'
 why=$(python3 $check "$img/other.raw" 0 8192 6 | tail -1)
 if [ -z "$why" ]; then ok "ide/silent/other-channel-host-check"; else notok "ide/silent/other-channel-host-check" "$why"; fi
 

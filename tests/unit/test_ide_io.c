@@ -346,6 +346,8 @@ static void test_timeout_gives_up(void)
 	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 10, 1, 0, 0, NULL), -EIO);
 	CHECK_EQ(sim.s_resets, 3);		/* the first try and two retries */
 	CHECK_EQ(queue(0)->q_stats.st_timeouts, 3);
+	CHECK_EQ(ch->ch_drive[0].dr_timeouts, 3);
+	CHECK_EQ(ch->ch_drive[0].dr_errors, 1);
 	sim.s_silent = 0;
 	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 10, 1, 0, 2, NULL), 0);
 	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 10, 1, 0, 2, &ok), 0);
