@@ -15,8 +15,8 @@
  * Names follow Linux: hda/hdb on the first controller's primary channel,
  * hdc/hdd on its secondary (majors 3 and 22, 64 minors per drive), the
  * next controller from hde on.  Capacity, model and cache come from
- * IDENTIFY; the queue limits make the block layer hand over only what a
- * PRD table can describe (ide_prd.c).
+ * IDENTIFY; the queue (ide_init_queue, ide.c) takes only what a PRD table
+ * can describe.  A shutdown hook flushes every disk's write cache.
  *
  * Parameters: ide.nodma (PIO only), ide.timeout_ms (per command).
  */
