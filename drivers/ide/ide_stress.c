@@ -28,6 +28,11 @@
  * Output: "idestress DEV: ... above4g=N ... result=PASS" (N: pages above
  * 4 GiB that carried data) or result=FAIL with the first bad sectors
  * named; returns -EIO on a mismatch or an I/O error.
+ *
+ * Locking: everything belongs to the command's loop, which waits for a
+ * whole round before touching it again, except io_err and g_pending,
+ * which bi_end_io writes from interrupt context; the loop changes
+ * g_pending only with interrupts off (one CPU).
  */
 #include "block/bdev.h"
 #include "block/bench.h"
