@@ -25,6 +25,7 @@
 #include "kernel/errno.h"
 #include "kernel/init.h"
 #include "kernel/io.h"
+#include "kernel/param.h"
 #include "kernel/printk.h"
 #include "kernel/mm/slab.h"
 #include "lib/string.h"
@@ -215,8 +216,13 @@ static const struct pci_driver ide_pci_driver = {
 	.remove = ide_pci_remove,
 };
 
+static bool ide_off;
+PARAM_BOOL("ide.off", ide_off, "IDE: leave IDE controllers unbound (for tools that poke the ports)");
+
 static int ide_pci_init(void)
 {
+	if (ide_off)
+		return -ENODEV;
 	return pci_register_driver(&ide_pci_driver);
 }
 device_initcall(ide_pci_init);
