@@ -187,16 +187,19 @@ struct block_device *bdev_lookup_partuuid(const char *uuid)
 	return bdev_find(bdev_match_uuid, uuid, false, 0);
 }
 
+#define BDEV_SPEC_PARTUUID	"PARTUUID="
+#define BDEV_SPEC_DEV		"/dev/"
+
 struct block_device *bdev_lookup(const char *spec)
 {
 	const char *colon;
 	u64 ma, mi;
 	char num[12];
 
-	if (str_starts(spec, "PARTUUID="))
-		return bdev_lookup_partuuid(spec + 9);
-	if (str_starts(spec, "/dev/"))
-		spec += 5;
+	if (str_starts(spec, BDEV_SPEC_PARTUUID))
+		return bdev_lookup_partuuid(spec + sizeof(BDEV_SPEC_PARTUUID) - 1);
+	if (str_starts(spec, BDEV_SPEC_DEV))
+		spec += sizeof(BDEV_SPEC_DEV) - 1;
 	colon = strchr(spec, ':');
 	if (colon && (size_t)(colon - spec) < sizeof(num)) {
 		memcpy(num, spec, (size_t)(colon - spec));

@@ -26,6 +26,7 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
+#include "kernel/progress.h"
 #include "kernel/mm/mm.h"
 #include "kernel/time.h"
 #include "kernel/completion.h"
@@ -63,6 +64,8 @@ struct bench_ctx {
 	u32			c_nslots;
 	struct bench_result	c_res[BENCH_MAX_RESULTS];
 	u32			c_nres;
+	struct progress		c_pg;		/* the running workload's progress line */
+	bool			c_failed;	/* an error, a failed check, a stop */
 };
 
 /* Through the device (and its partition remap) when there is one. */
@@ -170,10 +173,17 @@ static bool range_ok(struct bench_ctx *c, const struct bench_work *w, u64 len)
 	return true;
 }
 
-static bool time_up(const struct bench_work *w, u64 t0)
+/*
+ * The workload's time is up, or the user stopped it with Ctrl-C (which
+ * fails the command).  Also draws the progress line for done bytes.
+ */
+static bool time_up(struct bench_ctx *c, const struct bench_work *w, u64 t0, u64 done)
 {
-	return (w->bw_secs_ms && ktime_ns() - t0 >= w->bw_secs_ms * NSEC_PER_MSEC) ||
-	       shell_interrupted();
+	if (progress_update(&c->c_pg, done)) {
+		c->c_failed = true;
+		return true;
+	}
+	return w->bw_secs_ms && ktime_ns() - t0 >= w->bw_secs_ms * NSEC_PER_MSEC;
 }
 
 static void run_seq(struct bench_ctx *c, const struct bench_work *w, bool wr)
@@ -184,18 +194,21 @@ static void run_seq(struct bench_ctx *c, const struct bench_work *w, bool wr)
 
 	if (!range_ok(c, w, w->bw_bytes))
 		return;
+	progress_start(&c->c_pg, w->bw_name, w->bw_bytes);
 	t0 = ktime_ns();
 	for (o = w->bw_off; o + bs <= w->bw_off + w->bw_bytes; o += bs) {
 		err = bench_rw(c, (u32)bs, o, wr ? REQ_WRITE : 0);
 		if (err) {
 			kprintf("BENCH error %s at=%llu err=%d\n", w->bw_name, (unsigned long long)o, err);
+			c->c_failed = true;
 			break;
 		}
 		done += bs;
 		n++;
-		if (time_up(w, t0))
+		if (time_up(c, w, t0, done))
 			break;
 	}
+	progress_end(&c->c_pg, done);
 	if (wr) {
 		u64 ts = ktime_ns();
 
@@ -235,6 +248,7 @@ static void run_rand_qd1(struct bench_ctx *c, const struct bench_work *w, bool w
 	if (!nblk || !range_ok(c, w, nblk * w->bw_bs))
 		goto out;
 	bench_rng_seed(&rng, w->bw_seed);
+	progress_start(&c->c_pg, w->bw_name, w->bw_ios * w->bw_bs);
 	t0 = t = ktime_ns();
 	while (!w->bw_ios || n < w->bw_ios) {
 		o = bench_next_off(&rng, w, nblk);
@@ -243,14 +257,16 @@ static void run_rand_qd1(struct bench_ctx *c, const struct bench_work *w, bool w
 		t = ktime_ns();
 		if (err) {
 			kprintf("BENCH error %s at=%llu err=%d\n", w->bw_name, (unsigned long long)o, err);
+			c->c_failed = true;
 			break;
 		}
 		if (lat && kept < cap)
 			lat[kept++] = (u32)min(t - a, (u64)~0u);
 		n++;
-		if (time_up(w, t0))
+		if (time_up(c, w, t0, n * w->bw_bs))
 			break;
 	}
+	progress_end(&c->c_pg, n * w->bw_bs);
 	el = t - t0;
 	if (lat && kept)
 		bench_sort_u32(lat, kept);
@@ -280,6 +296,7 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 	if (!nblk || !range_ok(c, w, nblk * w->bw_bs))
 		return;
 	bench_rng_seed(&rng, w->bw_seed);
+	progress_start(&c->c_pg, w->bw_name, w->bw_ios * w->bw_bs);
 	t0 = ktime_ns();
 	for (i = 0; i < qd && (!w->bw_ios || issued < w->bw_ios); i++, issued++)
 		bench_submit(c, &c->c_slots[i], (u32)w->bw_bs, bench_next_off(&rng, w, nblk),
@@ -301,11 +318,12 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 				kprintf("BENCH error %s err=%d at=%llu\n", w->bw_name, s->s_error,
 				       (unsigned long long)s->s_off);
 				err = stop = true;
+				c->c_failed = true;
 			} else if (!s->s_error) {
 				done++;
 			}
 			s->s_off = ~0ULL;
-			if (time_up(w, t0))
+			if (time_up(c, w, t0, done * w->bw_bs))
 				stop = true;
 			if (!stop && (!w->bw_ios || issued < w->bw_ios)) {
 				bench_submit(c, s, (u32)w->bw_bs, bench_next_off(&rng, w, nblk),
@@ -319,6 +337,7 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 		if (busy && !progress)
 			cpu_idle_once();	/* nothing ended: wait for an interrupt */
 	} while (busy);
+	progress_end(&c->c_pg, done * w->bw_bs);
 	el = ktime_ns() - t0;
 	fixed(secs, sizeof(secs), el, NSEC_PER_SEC, 3);
 	fixed(iops, sizeof(iops), done * NSEC_PER_SEC, el, 0);
@@ -365,6 +384,7 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 
 	if (!range_ok(c, w, w->bw_bytes))
 		return;
+	progress_start(&c->c_pg, w->bw_name, (do_write + do_read) * w->bw_bytes);
 	if (do_write) {
 		t0 = ktime_ns();
 		for (o = w->bw_off; o + bs <= w->bw_off + w->bw_bytes; o += bs) {
@@ -373,8 +393,10 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 			if (err) {
 				kprintf("BENCH error %s write at=%llu err=%d\n", w->bw_name,
 				       (unsigned long long)o, err);
-				return;
+				goto fail;
 			}
+			if (time_up(c, w, t0, o + bs - w->bw_off))
+				goto stopped;
 		}
 		if (bench_flush(c))
 			kprintf("BENCH warn flush failed\n");
@@ -391,8 +413,10 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 			if (err) {
 				kprintf("BENCH error %s read at=%llu err=%d\n", w->bw_name,
 				       (unsigned long long)o, err);
-				return;
+				goto fail;
 			}
+			if (time_up(c, w, t0, (do_write ? w->bw_bytes : 0) + o + bs - w->bw_off))
+				goto stopped;
 			{
 				u64 fb = 0, g0 = 0, g1 = 0, nb;
 
@@ -422,6 +446,16 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 		       (unsigned long long)(w->bw_bytes >> 20), (unsigned long long)w->bw_seed,
 		       (unsigned long long)(w->bw_bytes / SECTOR_SIZE), ws, rs,
 		       do_read ? "PASS" : "WRITTEN");
+	if (do_read && bad)
+		c->c_failed = true;
+	progress_end(&c->c_pg, 0);
+	return;
+
+stopped:
+	kprintf("BENCH %s result=STOPPED\n", w->bw_name);
+fail:
+	progress_end(&c->c_pg, 0);
+	c->c_failed = true;
 }
 
 static void bench_warn(const char *key, void *arg)
@@ -482,8 +516,10 @@ static void bench_run_one(struct bench_ctx *c, char *spec)
 		run_verify(c, &w, true, false);
 	else if (!strcmp(w.bw_name, "check"))
 		run_verify(c, &w, false, true);
-	else
+	else {
 		kprintf("BENCH warn unknown workload %s\n", w.bw_name);
+		c->c_failed = true;
+	}
 }
 
 static void bench_free_slots(struct bench_ctx *c)
@@ -619,6 +655,8 @@ static int cmd_bench(int argc, char **argv)
 	}
 	bench_table(c);
 	bench_free_slots(c);
+	if (c->c_failed)
+		err = -ECANCELED;	/* the BENCH lines said what failed */
 close_dev:
 	if (c->c_bdev) {
 		bdev_close(c->c_bdev, c->c_mode, NULL);

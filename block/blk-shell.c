@@ -16,6 +16,8 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/shell.h"
+#include "kernel/time.h"
+#include "kernel/completion.h"
 #include "kernel/mm/slab.h"
 #include "lib/string.h"
 
@@ -30,30 +32,139 @@ static struct request_queue *find_or_complain(const char *cmd, const char *name)
 	return q;
 }
 
+#define IOSTAT_MAX_QUEUES	32	/* devices one interval report keeps */
+
+/* A snapshot of one queue's counters, taken under its lock. */
+static void stat_snapshot(struct request_queue *q, struct blk_stats *st)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	*st = q->q_stats;
+	spin_unlock_irqrestore(q->q_lock, flags);
+}
+
+/* x.y with one decimal from a value scaled by 10. */
+#define D10(v)	(unsigned long long)((v) / 10), (unsigned)((v) % 10)
+
+/*
+ * One report line for q: the raw counters since boot (interval 0, the
+ * first report), or rates over the last interval (ms) from the previous
+ * snapshot, as sysstat's iostat prints them; -x adds merges, waits,
+ * queue size and utilisation.
+ */
+static void iostat_line(struct request_queue *q, const struct blk_stats *now,
+			const struct blk_stats *then, u64 ms, bool extended)
+{
+	u64 rd = now->st_ios[0] - then->st_ios[0], wr = now->st_ios[1] - then->st_ios[1];
+	u64 rkb = (now->st_sectors[0] - then->st_sectors[0]) / 2;
+	u64 wkb = (now->st_sectors[1] - then->st_sectors[1]) / 2;
+	u64 per = ms ? ms : 1;	/* rates per second, scaled by 10 */
+
+	if (!extended) {
+		kprintf("%-8s %9llu.%u %11llu.%u %11llu.%u %11llu %11llu\n", q->q_name,
+			D10((rd + wr) * 10000 / per), D10(rkb * 10000 / per),
+			D10(wkb * 10000 / per), (unsigned long long)rkb, (unsigned long long)wkb);
+		return;
+	}
+	{
+		u64 rm = now->st_merges[0] - then->st_merges[0];
+		u64 wm = now->st_merges[1] - then->st_merges[1];
+		u64 rt = (now->st_ticks_ns[0] - then->st_ticks_ns[0]) / 100000;	/* 0.1 ms */
+		u64 wt = (now->st_ticks_ns[1] - then->st_ticks_ns[1]) / 100000;
+		u64 busy = (now->st_busy_ns - then->st_busy_ns) / 100000;
+		u64 util = busy * 1000 / (per * 10);				/* 0.1 % */
+
+		kprintf("%-8s %7llu.%u %7llu.%u %9llu.%u %9llu.%u %7llu.%u %7llu.%u %7llu.%u %7llu.%u %5llu.%u\n",
+			q->q_name, D10(rd * 10000 / per), D10(wr * 10000 / per),
+			D10(rkb * 10000 / per), D10(wkb * 10000 / per),
+			D10(rm * 10000 / per), D10(wm * 10000 / per),
+			D10(rd ? rt / rd : 0), D10(wr ? wt / wr : 0), D10(min(util, 1000ULL)));
+	}
+}
+
+/* iostat [-x] [DEV] [INTERVAL [COUNT]] */
 static int cmd_iostat(int argc, char **argv)
 {
-	struct request_queue *q;
-	char line[256];
+	struct request_queue *qs[IOSTAT_MAX_QUEUES], *q;
+	struct blk_stats prev[IOSTAT_MAX_QUEUES], now;
+	static const struct blk_stats zero;
+	u64 interval = 0, count = 1, t0, elapsed, r;
+	bool extended = false, raw = true;
+	const char *dev = NULL;
+	unsigned n = 0, i;
+	int a = 1;
 
-	kprintf("%-8s %s\n", "device",
-	       "rd_ios rd_merges rd_sectors rd_ms wr_ios wr_merges wr_sectors wr_ms "
-	       "in_flight busy_ms splits bounces requeues timeouts errors flushes tags");
-	if (argc > 1) {
-		q = find_or_complain("iostat", argv[1]);
+	if (a < argc && !strcmp(argv[a], "-x")) {
+		extended = true;
+		raw = false;
+		a++;
+	}
+	if (a < argc && (argv[a][0] < '0' || argv[a][0] > '9'))
+		dev = argv[a++];
+	if (a < argc) {
+		if (str_to_u64(argv[a++], &interval, false) || interval == 0)
+			return -EINVAL;
+		count = ~0ULL;
+		raw = false;
+	}
+	if (a < argc && (str_to_u64(argv[a++], &count, false) || count == 0))
+		return -EINVAL;
+	if (a != argc)
+		return -EINVAL;
+
+	if (dev) {
+		q = find_or_complain("iostat", dev);
 		if (!q)
 			return -ECANCELED;
-		blk_stat_format(q, line, sizeof(line));
-		kprintf("%s\n", line);
+		qs[n++] = q;
+	} else {
+		for (q = blk_queue_next(NULL); q && n < IOSTAT_MAX_QUEUES; q = blk_queue_next(q))
+			qs[n++] = q;
+	}
+	if (raw) {	/* the plain form: every counter since boot */
+		char line[256];
+
+		kprintf("%-8s %s\n", "device",
+			"rd_ios rd_merges rd_sectors rd_ms wr_ios wr_merges wr_sectors wr_ms "
+			"in_flight busy_ms splits bounces requeues timeouts errors flushes tags");
+		for (i = 0; i < n; i++) {
+			blk_stat_format(qs[i], line, sizeof(line));
+			kprintf("%s\n", line);
+		}
 		return 0;
 	}
-	for (q = blk_queue_next(NULL); q; q = blk_queue_next(q)) {
-		blk_stat_format(q, line, sizeof(line));
-		kprintf("%s\n", line);
+	for (i = 0; i < n; i++)
+		prev[i] = zero;
+	t0 = ktime_ms();
+	elapsed = t0;	/* the first report covers the time since boot */
+	for (r = 0; r < count; r++) {
+		if (extended)
+			kprintf("%-8s %9s %9s %11s %11s %9s %9s %9s %9s %7s\n", "device", "r/s", "w/s",
+				"rkB/s", "wkB/s", "rrqm/s", "wrqm/s", "r_await", "w_await", "%util");
+		else
+			kprintf("%-8s %11s %13s %13s %11s %11s\n", "device", "tps", "kB_read/s",
+				"kB_wrtn/s", "kB_read", "kB_wrtn");
+		for (i = 0; i < n; i++) {
+			stat_snapshot(qs[i], &now);
+			iostat_line(qs[i], &now, &prev[i], elapsed, extended);
+			prev[i] = now;
+		}
+		if (r + 1 == count)
+			break;
+		kprintf("\n");
+		t0 = ktime_ms();
+		while (ktime_ms() - t0 < interval * 1000) {
+			if (shell_interrupted())
+				return 0;
+			cpu_idle_once();
+		}
+		elapsed = ktime_ms() - t0;
 	}
 	return 0;
 }
-SHELL_COMMAND("iostat", cmd_iostat, "iostat [DEV]",
-	      "block I/O statistics: ios, merges, sectors, splits, bounces, tags...");
+SHELL_COMMAND("iostat", cmd_iostat, "iostat [-x] [DEV] [INTERVAL [COUNT]]",
+	      "block I/O statistics: all counters, or rates per INTERVAL seconds (-x: extended)");
 
 static int cmd_blktrace(int argc, char **argv)
 {

@@ -4,10 +4,11 @@
  * Block devices themselves live in bdev.c.  Contract: block/genhd.h.
  *
  * Scanning reads through genhd_read_block(), the one seam to the I/O path
- * (today the driver's synchronous gd_read_block; later a bio), into a
- * fresh table and fresh partition devices built without the lock; only
- * the swap of old for new happens under it, and only while no partition
- * of the disk is open.
+ * (a bio through the disk's queue, blk_read_disk_block in genhd_read.c,
+ * unless the disk brings its own gd_read_block), into a fresh table and
+ * fresh partition devices built without the lock; only the swap of old
+ * for new happens under it, and only while no partition of the disk is
+ * open.
  *
  * The extended container of a dos table gets a device that covers just its
  * first logical block, as in Linux: enough to read the EBR, too little to
@@ -27,7 +28,6 @@ spinlock_t genhd_lock = SPINLOCK_INIT("genhd_lock");
 LIST_HEAD(genhd_disks);
 
 static const char *genhd_major_names[BLKDEV_MAJOR_MAX];	/* [r] */
-static u32 genhd_next_seq = 1;					/* [r] */
 
 /* Every disk is read-only unless named here: see genhd_writable_allowed(). */
 static const char *genhd_writable_list;
@@ -446,7 +446,6 @@ int add_disk(struct gendisk *disk)
 	}
 	disk->gd_policy_ro = !genhd_writable_allowed(genhd_writable_list, disk->gd_name);
 	disk->gd_state = GD_ADDED | GD_SCANNING;
-	disk->gd_seq = genhd_next_seq++;
 	disk->gd_part0 = part0;
 	list_add_tail(&disk->gd_list, &genhd_disks);
 	spin_unlock_irqrestore(&genhd_lock, flags);
@@ -502,24 +501,4 @@ enum part_scheme disk_copy_table(struct gendisk *disk, struct part_entry *out, u
 	scheme = disk->gd_scheme;
 	spin_unlock_irqrestore(&genhd_lock, flags);
 	return scheme;
-}
-
-struct gendisk *genhd_next_disk(struct gendisk *prev)
-{
-	struct gendisk *d, *next = NULL;
-	unsigned long flags;
-	u32 after = prev ? prev->gd_seq : 0;
-
-	spin_lock_irqsave(&genhd_lock, flags);
-	list_for_each_entry(d, &genhd_disks, gd_list) {
-		if (d->gd_seq > after) {	/* the list is in gd_seq order */
-			next = d;
-			next->gd_refs++;
-			break;
-		}
-	}
-	if (prev)
-		__put_disk(prev);
-	spin_unlock_irqrestore(&genhd_lock, flags);
-	return next;
 }

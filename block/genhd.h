@@ -87,7 +87,6 @@ struct gendisk {
 	/* the registry's; drivers do not touch these */
 	struct list_head gd_list;			/* [r] all added disks */
 	int		gd_refs;			/* [r] get_disk/put_disk */
-	u32		gd_seq;				/* [r] add order, for genhd_next_disk */
 	u32		gd_state;			/* [r] */
 #define GD_ADDED		0x01
 #define GD_DEAD			0x02	/* del_gendisk ran: opens and I/O fail */
@@ -135,9 +134,15 @@ int add_disk(struct gendisk *disk);
  */
 int del_gendisk(struct gendisk *disk);
 
+/*
+ * References: get_disk() takes one on a disk that has one already;
+ * put_disk() drops one (NULL is ignored) and the last frees the disk.
+ * Any context.
+ */
 struct gendisk *get_disk(struct gendisk *disk);
 void put_disk(struct gendisk *disk);
 
+/* The disk's size in 512-byte sectors, under the registry lock.  Any context. */
 void set_capacity(struct gendisk *disk, sector_t sectors);
 sector_t get_capacity(struct gendisk *disk);
 /* The driver says the medium is (not) writable; writable= still applies. */
@@ -175,11 +180,5 @@ void genhd_writable_set(const char *list);
  */
 enum part_scheme disk_copy_table(struct gendisk *disk, struct part_entry *out, u32 max,
 				 u32 *nr, u32 *sig, struct part_guid *guid);
-
-/*
- * The next added disk after prev in the registry's order (the first for
- * NULL), referenced; the reference on prev is dropped.  NULL at the end.
- */
-struct gendisk *genhd_next_disk(struct gendisk *prev);
 
 #endif

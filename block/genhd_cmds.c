@@ -56,6 +56,33 @@ static struct block_device *blk_arg_dev(const char *cmd, const char *spec)
 	return bdev;
 }
 
+/*
+ * Run line() on the device named spec, or on every device in dev_t order
+ * when spec is NULL, after header() if there is one.  Returns 0, or
+ * -ECANCELED for an unknown name (said on the console before any header).
+ */
+static int blk_each_dev(const char *cmd, const char *spec, void (*header)(void),
+			void (*line)(struct block_device *b))
+{
+	struct block_device *b;
+
+	if (spec) {
+		b = blk_arg_dev(cmd, spec);
+		if (!b)
+			return -ECANCELED;
+		if (header)
+			header();
+		line(b);
+		bdev_put(b);
+		return 0;
+	}
+	if (header)
+		header();
+	for (b = bdev_next(NULL); b; b = bdev_next(b))
+		line(b);
+	return 0;
+}
+
 static void lsblk_header(void)
 {
 	kprintf("%-10s %9s %7s %12s %2s %-4s %s\n", "NAME", "MAJ:MIN", "SIZE", "SECTORS", "RO",
@@ -78,23 +105,9 @@ static void lsblk_line(struct block_device *b)
 
 static int cmd_lsblk(int argc, char **argv)
 {
-	struct block_device *b;
-
 	if (argc > 2)
 		return -EINVAL;
-	if (argc == 2) {
-		b = blk_arg_dev("lsblk", argv[1]);
-		if (!b)
-			return -ECANCELED;
-		lsblk_header();
-		lsblk_line(b);
-		bdev_put(b);
-		return 0;
-	}
-	lsblk_header();
-	for (b = bdev_next(NULL); b; b = bdev_next(b))
-		lsblk_line(b);
-	return 0;
+	return blk_each_dev("lsblk", argc == 2 ? argv[1] : NULL, lsblk_header, lsblk_line);
 }
 SHELL_COMMAND("lsblk", cmd_lsblk, "lsblk [DEV]", "list disks and partitions");
 
@@ -143,21 +156,9 @@ static void blkid_line(struct block_device *b)
 
 static int cmd_blkid(int argc, char **argv)
 {
-	struct block_device *b;
-
 	if (argc > 2)
 		return -EINVAL;
-	if (argc == 2) {
-		b = blk_arg_dev("blkid", argv[1]);
-		if (!b)
-			return -ECANCELED;
-		blkid_line(b);
-		bdev_put(b);
-		return 0;
-	}
-	for (b = bdev_next(NULL); b; b = bdev_next(b))
-		blkid_line(b);
-	return 0;
+	return blk_each_dev("blkid", argc == 2 ? argv[1] : NULL, NULL, blkid_line);
 }
 SHELL_COMMAND("blkid", cmd_blkid, "blkid [DEV]",
 	      "partition UUIDs and types, and filesystem type, UUID and label");

@@ -24,17 +24,17 @@ int blk_read_disk_block(struct gendisk *disk, u64 lba, void *buf)
 	page = alloc_page(GFP_KERNEL);
 	if (!page)
 		return -ENOMEM;
-	bio = bio_alloc(GFP_NOIO, 1);
+	bio = bio_alloc(GFP_NOIO, 1);	/* GFP_NOIO: never NULL (bio.h) */
 	bio->bi_queue = disk->gd_queue;
 	bio->bi_iter.bi_sector = lba * (lbs >> SECTOR_SHIFT);
 	if (bio_add_page(bio, page, lbs, 0)) {
 		err = -EIO;
-		goto out;
+		goto put_bio;
 	}
 	err = submit_bio_wait(bio);
 	if (!err)
 		memcpy(buf, page_address(page), lbs);
-out:
+put_bio:
 	bio_put(bio);
 	__free_page(page);
 	return err;

@@ -202,7 +202,9 @@ static struct buffer_head *find_or_create(struct block_device *bdev, u64 block,
 		}
 	}
 	nbh = kzalloc(sizeof(*nbh), GFP_NOIO);
-	data = kmem_cache_alloc(cache.data[size_index(size)], GFP_NOIO);
+	/* Zeroed: a device that moves no data (nullb) must not show another
+	 * device's blocks left in recycled memory. */
+	data = kmem_cache_zalloc(cache.data[size_index(size)], GFP_NOIO);
 	if (!nbh || !data) {
 		kfree(nbh);
 		if (data)

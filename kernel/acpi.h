@@ -62,6 +62,7 @@ struct acpi_madt {
 #define ACPI_MADT_PCAT_COMPAT		0x1	/* dual 8259s present too */
 } __packed;
 _Static_assert(sizeof(struct acpi_madt) == 44, "MADT fixed part is 44 bytes");
+_Static_assert(offsetof(struct acpi_madt, madt_lapic_addr) == 36, "local APIC address at 36");
 
 struct acpi_madt_entry {
 	u8	me_type;
@@ -83,6 +84,7 @@ struct acpi_madt_lapic {
 #define ACPI_MADT_LAPIC_ONLINE_CAPABLE	0x2
 } __packed;
 _Static_assert(sizeof(struct acpi_madt_lapic) == 8, "LAPIC entry is 8 bytes");
+_Static_assert(offsetof(struct acpi_madt_lapic, ml_flags) == 4, "LAPIC flags at 4");
 
 struct acpi_madt_ioapic {
 	struct acpi_madt_entry	mi_hdr;
@@ -92,6 +94,8 @@ struct acpi_madt_ioapic {
 	u32			mi_gsi_base;
 } __packed;
 _Static_assert(sizeof(struct acpi_madt_ioapic) == 12, "IOAPIC entry is 12 bytes");
+_Static_assert(offsetof(struct acpi_madt_ioapic, mi_addr) == 4 &&
+	       offsetof(struct acpi_madt_ioapic, mi_gsi_base) == 8, "IOAPIC address at 4, GSI base at 8");
 
 struct acpi_madt_iso {
 	struct acpi_madt_entry	mo_hdr;
@@ -101,6 +105,8 @@ struct acpi_madt_iso {
 	u16			mo_flags;	/* MPS INTI flags, below */
 } __packed;
 _Static_assert(sizeof(struct acpi_madt_iso) == 10, "override entry is 10 bytes");
+_Static_assert(offsetof(struct acpi_madt_iso, mo_gsi) == 4 &&
+	       offsetof(struct acpi_madt_iso, mo_flags) == 8, "override GSI at 4, flags at 8");
 
 struct acpi_madt_nmi_source {
 	struct acpi_madt_entry	mn_hdr;
@@ -108,6 +114,7 @@ struct acpi_madt_nmi_source {
 	u32			mn_gsi;
 } __packed;
 _Static_assert(sizeof(struct acpi_madt_nmi_source) == 8, "NMI source entry is 8 bytes");
+_Static_assert(offsetof(struct acpi_madt_nmi_source, mn_gsi) == 4, "NMI source GSI at 4");
 
 struct acpi_madt_lapic_nmi {
 	struct acpi_madt_entry	mln_hdr;
@@ -116,6 +123,7 @@ struct acpi_madt_lapic_nmi {
 	u8			mln_lint;	/* LINT0 or LINT1 */
 } __packed;
 _Static_assert(sizeof(struct acpi_madt_lapic_nmi) == 6, "LAPIC NMI entry is 6 bytes");
+_Static_assert(offsetof(struct acpi_madt_lapic_nmi, mln_lint) == 5, "LAPIC NMI LINT# at 5");
 
 struct acpi_madt_lapic_override {
 	struct acpi_madt_entry	mlo_hdr;
@@ -123,6 +131,7 @@ struct acpi_madt_lapic_override {
 	u64			mlo_addr;
 } __packed;
 _Static_assert(sizeof(struct acpi_madt_lapic_override) == 12, "LAPIC override is 12 bytes");
+_Static_assert(offsetof(struct acpi_madt_lapic_override, mlo_addr) == 4, "LAPIC address at 4");
 
 /* MPS INTI flags (5.2.12.5, table 5.50). */
 #define ACPI_INTI_POLARITY_MASK		0x3

@@ -22,7 +22,14 @@ static __noinline int recurse(int depth, int limit)
 
 static int cmd_crash(int argc, char **argv)
 {
+	static const char *const kinds[] = { "null", "text", "divide", "stack", "panic" };
+	unsigned i;
+
 	if (argc != 2)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(kinds) && strcmp(argv[1], kinds[i]); i++)
+		;
+	if (i == ARRAY_SIZE(kinds))
 		return -EINVAL;
 	kprintf("crash: %s\n", argv[1]);
 	if (!strcmp(argv[1], "null"))

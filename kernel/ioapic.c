@@ -89,6 +89,15 @@ static struct ioapic *gsi_to_pin(u32 gsi, u32 *pin)
 	return NULL;
 }
 
+/* The I/O APIC and input that carry irq, or NULL.  Caller holds ios_lock. */
+static struct ioapic *__irq_to_pin(unsigned irq, u32 *pin)
+{
+	assert_spin_locked(&ios.ios_lock);
+	if (irq >= NR_IRQS || ios.ios_gsi[irq] == IOAPIC_NO_GSI)
+		return NULL;
+	return gsi_to_pin(ios.ios_gsi[irq], pin);
+}
+
 static void set_mask(unsigned irq, bool masked)
 {
 	unsigned long flags;
@@ -96,8 +105,8 @@ static void set_mask(unsigned irq, bool masked)
 	u32 pin, lo;
 
 	spin_lock_irqsave(&ios.ios_lock, flags);
-	if (irq < NR_IRQS && ios.ios_gsi[irq] != IOAPIC_NO_GSI &&
-	    (io = gsi_to_pin(ios.ios_gsi[irq], &pin)) != NULL) {
+	io = __irq_to_pin(irq, &pin);
+	if (io) {
 		lo = ioapic_read(io, IOAPIC_REG_REDTBL(pin));
 		lo = masked ? lo | (u32)IOAPIC_RTE_MASKED : lo & ~(u32)IOAPIC_RTE_MASKED;
 		ioapic_write(io, IOAPIC_REG_REDTBL(pin), lo);
@@ -128,18 +137,30 @@ static const struct irq_chip ioapic_chip = {
 };
 
 /* Program irq's input: vector IRQ_VECTOR_BASE + irq. Caller holds ios_lock. */
+/* The IRQ routed to gsi, or -1.  Caller holds ios_lock. */
+static int __gsi_to_irq(u32 gsi)
+{
+	unsigned i;
+
+	assert_spin_locked(&ios.ios_lock);
+	for (i = 0; i < NR_IRQS; i++)
+		if (ios.ios_gsi[i] == gsi)
+			return (int)i;
+	return -1;
+}
+
 static int __route(unsigned irq, u32 gsi, bool level, bool active_low, bool masked)
 {
 	struct ioapic *io;
 	u32 pin;
-	unsigned i;
+	int owner;
 
 	io = gsi_to_pin(gsi, &pin);
 	if (!io)
 		return -ENXIO;
-	for (i = 0; i < NR_IRQS; i++)
-		if (ios.ios_gsi[i] == gsi && i != irq)
-			return -EBUSY;
+	owner = __gsi_to_irq(gsi);
+	if (owner >= 0 && (unsigned)owner != irq)
+		return -EBUSY;
 	__rte_write(io, pin, ioapic_rte_encode((u8)(IRQ_VECTOR_BASE + irq), lapic_id(),
 					       level, active_low, masked));
 	ios.ios_gsi[irq] = gsi;
@@ -148,7 +169,11 @@ static int __route(unsigned irq, u32 gsi, bool level, bool active_low, bool mask
 	return 0;
 }
 
-/* Overlapping GSI ranges would make routing ambiguous: refuse the later one. */
+/*
+ * Overlapping GSI ranges would make routing ambiguous: refuse the later
+ * one.  The ends are computed in 64 bits: a hostile MADT may put a GSI
+ * base near 2^32, where base + npins would wrap and hide an overlap.
+ */
 static bool overlaps(u32 base, u32 npins)
 {
 	unsigned i;
@@ -156,7 +181,8 @@ static bool overlaps(u32 base, u32 npins)
 	for (i = 0; i < ios.ios_nchips; i++) {
 		const struct ioapic *io = &ios.ios_chip[i];
 
-		if (base < io->io_gsi_base + io->io_npins && io->io_gsi_base < base + npins)
+		if (base < (u64)io->io_gsi_base + io->io_npins &&
+		    io->io_gsi_base < (u64)base + npins)
 			return true;
 	}
 	return false;
@@ -222,8 +248,9 @@ int ioapic_init(const struct acpi_madt_info *mi)
 		io->io_gsi_base = m->io_gsi_base;
 		io->io_id = m->io_id;
 		if (overlaps(io->io_gsi_base, io->io_npins)) {
-			pr_err("ioapic: %#x: GSIs %u-%u overlap another I/O APIC\n", m->io_addr,
-			       io->io_gsi_base, io->io_gsi_base + io->io_npins - 1);
+			pr_err("ioapic: %#x: GSIs %u-%llu overlap another I/O APIC\n", m->io_addr,
+			       io->io_gsi_base,
+			       (unsigned long long)io->io_gsi_base + io->io_npins - 1);
 			iounmap((void *)io->io_base);
 			continue;
 		}
@@ -319,8 +346,8 @@ int ioapic_isa_irq_pci(unsigned irq)
 	if (irq >= NR_ISA_IRQS)
 		return -EINVAL;
 	spin_lock_irqsave(&ios.ios_lock, flags);
-	if (!ios.ios_active || ios.ios_gsi[irq] == IOAPIC_NO_GSI ||
-	    !(io = gsi_to_pin(ios.ios_gsi[irq], &pin))) {
+	io = __irq_to_pin(irq, &pin);
+	if (!ios.ios_active || !io) {
 		err = -ENODEV;
 	} else if (!(ios.ios_isa_override & (1u << irq))) {
 		/* Keep the mask as request_irq/free_irq left it. */
@@ -343,27 +370,27 @@ int ioapic_isa_irq_pci(unsigned irq)
 int ioapic_route_gsi(u32 gsi, bool level, bool active_low)
 {
 	unsigned long flags;
-	unsigned i;
-	int irq, err;
+	int irq, shared, err = 0;
 
 	if (!ioapic_active())
 		return -ENODEV;
 	spin_lock_irqsave(&ios.ios_lock, flags);
-	for (i = 0; i < NR_IRQS; i++) {
-		if (ios.ios_gsi[i] == gsi) {
-			spin_unlock_irqrestore(&ios.ios_lock, flags);
-			return (int)i;
-		}
-	}
+	shared = __gsi_to_irq(gsi);
 	spin_unlock_irqrestore(&ios.ios_lock, flags);
+	if (shared >= 0)
+		return shared;
 
 	/* irqchip.h has no way to give a number back: a failed route keeps it. */
 	irq = irq_alloc(&ioapic_chip);
 	if (irq < 0)
 		return irq;
 	spin_lock_irqsave(&ios.ios_lock, flags);
-	err = __route((unsigned)irq, gsi, level, active_low, true);
+	shared = __gsi_to_irq(gsi);	/* routed by someone else meanwhile? share it */
+	if (shared < 0)
+		err = __route((unsigned)irq, gsi, level, active_low, true);
 	spin_unlock_irqrestore(&ios.ios_lock, flags);
+	if (shared >= 0)
+		return shared;
 	return err ? err : irq;
 }
 
@@ -380,10 +407,9 @@ int ioapic_irq_line(unsigned irq, struct ioapic_line *out)
 	u32 pin, lo;
 	int err = -ENOENT;
 
-	if (irq >= NR_IRQS)
-		return -ENOENT;
 	spin_lock_irqsave(&ios.ios_lock, flags);
-	if (ios.ios_gsi[irq] != IOAPIC_NO_GSI && (io = gsi_to_pin(ios.ios_gsi[irq], &pin))) {
+	io = __irq_to_pin(irq, &pin);
+	if (io) {
 		lo = ioapic_read(io, IOAPIC_REG_REDTBL(pin));
 		out->il_gsi = ios.ios_gsi[irq];
 		out->il_apic_id = io->io_id;

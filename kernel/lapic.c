@@ -19,6 +19,7 @@
 #include "kernel/apic.h"
 #include "kernel/apicreg.h"
 #include "kernel/acpi.h"
+#include "kernel/cpu.h"
 #include "kernel/errno.h"
 #include "kernel/io.h"
 #include "kernel/irqchip.h"
@@ -31,25 +32,6 @@ struct lapic {
 };
 
 static struct lapic lapic;
-
-static inline u64 rdmsr(u32 msr)
-{
-	u64 v;
-
-	__asm__ __volatile__("rdmsr" : "=A"(v) : "c"(msr));
-	return v;
-}
-
-static inline void wrmsr(u32 msr, u64 v)
-{
-	__asm__ __volatile__("wrmsr" :: "c"(msr), "A"(v) : "memory");
-}
-
-static inline void cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
-{
-	__asm__ __volatile__("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
-			     : "a"(leaf), "c"(0));
-}
 
 static u32 lapic_read(unsigned reg)
 {

@@ -33,7 +33,8 @@
 #define  PORT_B_SPKR	0x02		/* speaker data: keep off */
 #define  PORT_B_OUT2	0x20		/* channel 2 output */
 
-#define CALIBRATE_MS	20
+#define CALIBRATE_MS	10		/* one PIT one-shot */
+#define CALIBRATE_RUNS	5		/* median of this many */
 #define TSC_SHIFT	24		/* fixed point of the ns multiplier */
 
 void timer_tick(void);
@@ -105,8 +106,8 @@ static irqreturn_t pit_interrupt(unsigned irq, void *data)
 	return IRQ_HANDLED;
 }
 
-/* Count TSC ticks across a CALIBRATE_MS one-shot on PIT channel 2. */
-u32 tsc_calibrate_khz(void)
+/* TSC ticks across one CALIBRATE_MS one-shot on PIT channel 2; 0 if stuck. */
+static u32 calibrate_once(void)
 {
 	u32 count = PIT_HZ / 1000 * CALIBRATE_MS, loops = 0;
 	u64 t0, t1;
@@ -125,6 +126,27 @@ u32 tsc_calibrate_khz(void)
 	t1 = rdtsc();
 	outb(PORT_B, b);
 	return (u32)((t1 - t0) / CALIBRATE_MS);
+}
+
+/*
+ * The median of CALIBRATE_RUNS one-shots: a host that deschedules the
+ * emulator between the PIT's terminal count and our next poll (seen:
+ * a 5x error on a loaded machine) spoils one run, not the median.
+ */
+u32 tsc_calibrate_khz(void)
+{
+	u32 v[CALIBRATE_RUNS], t;
+	int i, j, n = 0;
+
+	for (i = 0; i < CALIBRATE_RUNS; i++) {
+		t = calibrate_once();
+		if (!t)
+			continue;
+		for (j = n++; j > 0 && v[j - 1] > t; j--)	/* insertion sort */
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+	return n ? v[n / 2] : 0;
 }
 
 void time_init(void);

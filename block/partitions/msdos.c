@@ -53,6 +53,17 @@ static int msdos_read_table(struct parsed_partitions *pp, u64 lba, struct msdos_
 	return 1;
 }
 
+/*
+ * The extent of entry p in logical blocks, start relative to whatever the
+ * entry counts from.  Returns false for an empty slot (type 0 or no length).
+ */
+static bool msdos_entry_extent(const struct mbr_part *p, u64 *start, u64 *len)
+{
+	*start = le32_to_cpu(get_le32(&p->mp_start_lba));
+	*len = le32_to_cpu(get_le32(&p->mp_nr_blocks));
+	return p->mp_sys_ind != MBR_TYPE_EMPTY && *len != 0;
+}
+
 /* Logical blocks to 512-byte sectors. */
 static u64 msdos_sects(const struct parsed_partitions *pp, u64 blocks)
 {
@@ -132,9 +143,7 @@ static int msdos_walk_extended(struct parsed_partitions *pp, u64 ext_start, u64 
 		for (i = 0; i < MBR_NR_PARTS; i++) {
 			const struct mbr_part *p = &t.mt_part[i];
 
-			start = le32_to_cpu(get_le32(&p->mp_start_lba));
-			len = le32_to_cpu(get_le32(&p->mp_nr_blocks));
-			if (p->mp_sys_ind == MBR_TYPE_EMPTY || len == 0)
+			if (!msdos_entry_extent(p, &start, &len))
 				continue;
 			if (mbr_is_extended(p->mp_sys_ind)) {
 				/* the link counts from the outermost extended partition */
@@ -191,9 +200,7 @@ static int msdos_probe(struct parsed_partitions *pp)
 	for (i = 0; i < MBR_NR_PARTS; i++) {
 		const struct mbr_part *p = &t.mt_part[i];
 
-		start = le32_to_cpu(get_le32(&p->mp_start_lba));
-		len = le32_to_cpu(get_le32(&p->mp_nr_blocks));
-		if (p->mp_sys_ind == MBR_TYPE_EMPTY || len == 0)
+		if (!msdos_entry_extent(p, &start, &len))
 			continue;
 		if (start == 0 || start >= nr || len > nr - start) {
 			part_warn(pp, "partition %u (blocks %llu+%llu) lies outside the disk "

@@ -9,8 +9,9 @@
  *   fits LBA28   READ/WRITE DMA, or READ/WRITE SECTORS for PIO
  *   otherwise    READ/WRITE DMA EXT, WRITE DMA FUA EXT, or the PIO
  *                SECTORS EXT forms, when the disk has the 48-bit feature set
- * "Fits LBA28" is Linux's rule: the request ends below sector 2^28 - 1
- * and moves at most 256 sectors; a FUA write always needs the EXT form.
+ * "Fits LBA28": the request's last sector is below 0FFFFFFFh (words 60-61
+ * saturate there, so that sector belongs to the 48-bit commands) and it
+ * moves at most 256 sectors; a FUA write always needs the EXT form.
  *
  * Also READ LOG EXT (the NCQ error log, page 10h, is how AHCI finds the
  * failing tag) and its parser.  Pure code; host-tested.
@@ -144,7 +145,7 @@ void ata_read_log_ext(struct ata_taskfile *tf, u8 log, u16 page, u16 pages)
 	tf->tf_flags = ATA_TF_LBA48;
 	tf->tf_count = pages;
 	tf->tf_lba = log | (u64)(page & 0xff) << 8 | (u64)(page >> 8) << 32;
-	tf->tf_nsect = pages ? pages : 65536;
+	tf->tf_nsect = pages ? pages : ATA_MAX_SECTORS_48;	/* Count 0 means 65536 */
 }
 
 /**

@@ -112,6 +112,52 @@ static int parse_sector_sizes(const u16 *id, struct ata_id *ai)
 	return 0;
 }
 
+/*
+ * What the disk can do: DMA modes, write cache, flush, FUA, NCQ.  Needs
+ * ai_lba48 already set (FLUSH CACHE EXT, FUA and NCQ are 48-bit commands).
+ * Words 82-84 count only when word 83 is marked valid, 85-87 when 87 is.
+ */
+static void parse_features(const u16 *id, struct ata_id *ai)
+{
+	u16 w83 = id[ATA_ID_CMDSET_2], w84 = id[ATA_ID_CMDSET_3];
+	u16 w87 = id[ATA_ID_CMDSET_ENABLED_3], w76;
+	bool cmdset_valid = word_valid(w83), enabled_valid = word_valid(w87);
+
+	ai->ai_dma = id[ATA_ID_CAPABILITY] & ATA_ID_CAP_DMA;
+	ai->ai_wcache = cmdset_valid && (id[ATA_ID_CMDSET_1] & ATA_ID_CMDSET_1_WCACHE);
+	ai->ai_wcache_on = ai->ai_wcache && enabled_valid &&
+			   (id[ATA_ID_CMDSET_ENABLED_1] & ATA_ID_ENABLED_1_WCACHE);
+	ai->ai_flush = cmdset_valid && (w83 & ATA_ID_CMDSET_2_FLUSH);
+	ai->ai_flush_ext = ai->ai_lba48 && (w83 & ATA_ID_CMDSET_2_FLUSH_EXT);
+	/* WRITE DMA FUA EXT is a 48-bit command: no FUA without LBA48. */
+	ai->ai_fua = ai->ai_lba48 &&
+		     ((word_valid(w84) && (w84 & ATA_ID_CMDSET_3_FUA)) ||
+		      (enabled_valid && (w87 & ATA_ID_ENABLED_3_FUA)));
+
+	/* Word 76 is SATA's; 0000h and FFFFh mean "not reported". */
+	w76 = id[ATA_ID_SATA_CAP];
+	if (w76 != 0x0000 && w76 != 0xffff && (w76 & ATA_ID_SATA_CAP_NCQ) && ai->ai_lba48) {
+		ai->ai_ncq = true;
+		ai->ai_ncq_depth = (id[ATA_ID_QUEUE_DEPTH] & ATA_ID_QUEUE_DEPTH_MASK) + 1;
+	}
+
+	ai->ai_udma_active = -1;
+	ai->ai_mwdma_active = -1;
+	if (ai->ai_dma) {
+		u16 w63 = id[ATA_ID_MWDMA], w88 = id[ATA_ID_UDMA];
+
+		ai->ai_mwdma_modes = w63 & 0x07;
+		ai->ai_mwdma_active = (s8)highest_bit((w63 >> 8) & 0x07);
+		if (id[ATA_ID_FIELD_VALID] & ATA_ID_FIELD_VALID_88) {
+			ai->ai_udma_modes = w88 & 0x7f;
+			ai->ai_udma_active = (s8)highest_bit((w88 >> 8) & 0x7f);
+		}
+	}
+	ai->ai_ssd = id[ATA_ID_ROTATION_RATE] == 1;
+	ai->ai_max_multiple = id[ATA_ID_MAX_MULTIPLE] & 0xff;
+}
+
+
 /**
  * ata_id_parse - check and decode IDENTIFY DEVICE data
  * @id: 256 words as the device sent them (little-endian); not kept
@@ -125,10 +171,8 @@ static int parse_sector_sizes(const u16 *id, struct ata_id *ai)
  */
 int ata_id_parse(const u16 *id_in, struct ata_id *out)
 {
-	u16 id[ATA_ID_WORDS];
-	u16 w83, w84, w87, w76;
+	u16 id[ATA_ID_WORDS], w83;
 	u64 lba28, lba48;
-	bool cmdset_valid, enabled_valid;
 	unsigned i;
 	int err;
 
@@ -147,14 +191,9 @@ int ata_id_parse(const u16 *id_in, struct ata_id *out)
 	ata_id_string(id, ATA_ID_SERIAL, ATA_ID_SERIAL_WORDS, out->ai_serial);
 	ata_id_string(id, ATA_ID_FW_REV, ATA_ID_FW_REV_WORDS, out->ai_firmware);
 
-	/* Words 82-84 are valid when 83 says so, 85-87 when 87 does. */
+	/* Word 83 counts only when marked valid (bits 15:14 = 01b). */
 	w83 = id[ATA_ID_CMDSET_2];
-	w84 = id[ATA_ID_CMDSET_3];
-	w87 = id[ATA_ID_CMDSET_ENABLED_3];
-	cmdset_valid = word_valid(w83);
-	enabled_valid = word_valid(w87);
-
-	out->ai_lba48 = cmdset_valid && (w83 & ATA_ID_CMDSET_2_LBA48);
+	out->ai_lba48 = word_valid(w83) && (w83 & ATA_ID_CMDSET_2_LBA48);
 	lba28 = (u64)id[ATA_ID_LBA28_CAPACITY] | (u64)id[ATA_ID_LBA28_CAPACITY + 1] << 16;
 	lba48 = 0;
 	for (i = 0; i < 3; i++)		/* word 103 must be zero: 48 bits only */
@@ -171,38 +210,7 @@ int ata_id_parse(const u16 *id_in, struct ata_id *out)
 		goto fail;
 	}
 
-	out->ai_dma = id[ATA_ID_CAPABILITY] & ATA_ID_CAP_DMA;
-	out->ai_wcache = cmdset_valid && (id[ATA_ID_CMDSET_1] & ATA_ID_CMDSET_1_WCACHE);
-	out->ai_wcache_on = out->ai_wcache && enabled_valid &&
-			    (id[ATA_ID_CMDSET_ENABLED_1] & ATA_ID_ENABLED_1_WCACHE);
-	out->ai_flush = cmdset_valid && (w83 & ATA_ID_CMDSET_2_FLUSH);
-	out->ai_flush_ext = out->ai_lba48 && (w83 & ATA_ID_CMDSET_2_FLUSH_EXT);
-	/* WRITE DMA FUA EXT is a 48-bit command: no FUA without LBA48. */
-	out->ai_fua = out->ai_lba48 &&
-		      ((word_valid(w84) && (w84 & ATA_ID_CMDSET_3_FUA)) ||
-		       (enabled_valid && (w87 & ATA_ID_ENABLED_3_FUA)));
-
-	/* Word 76 is SATA's; 0000h and FFFFh mean "not reported". */
-	w76 = id[ATA_ID_SATA_CAP];
-	if (w76 != 0x0000 && w76 != 0xffff && (w76 & ATA_ID_SATA_CAP_NCQ) && out->ai_lba48) {
-		out->ai_ncq = true;
-		out->ai_ncq_depth = (id[ATA_ID_QUEUE_DEPTH] & ATA_ID_QUEUE_DEPTH_MASK) + 1;
-	}
-
-	out->ai_udma_active = -1;
-	out->ai_mwdma_active = -1;
-	if (out->ai_dma) {
-		u16 w63 = id[ATA_ID_MWDMA], w88 = id[ATA_ID_UDMA];
-
-		out->ai_mwdma_modes = w63 & 0x07;
-		out->ai_mwdma_active = (s8)highest_bit((w63 >> 8) & 0x07);
-		if (id[ATA_ID_FIELD_VALID] & ATA_ID_FIELD_VALID_88) {
-			out->ai_udma_modes = w88 & 0x7f;
-			out->ai_udma_active = (s8)highest_bit((w88 >> 8) & 0x7f);
-		}
-	}
-	out->ai_ssd = id[ATA_ID_ROTATION_RATE] == 1;
-	out->ai_max_multiple = id[ATA_ID_MAX_MULTIPLE] & 0xff;
+	parse_features(id, out);
 	out->ai_major = id[ATA_ID_MAJOR_VERSION] == 0xffff ? 0 : id[ATA_ID_MAJOR_VERSION];
 	return 0;
 

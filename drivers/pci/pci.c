@@ -30,6 +30,7 @@
 
 #define PCI_MAX_DEPTH	16	/* bridges below bridges; real machines use < 8 */
 #define PCI_CAP_TTL	48	/* (256 - 64) / 4: more entries means a loop */
+#define PCI_IO_SPACE_END	0x10000	/* x86 I/O ports are 16-bit: 64 KiB */
 
 /* Raw configuration access by bdf, for functions not yet in the list. */
 static u32 cfg_read(struct pci_host *host, u16 bdf, unsigned off, unsigned size)
@@ -105,7 +106,7 @@ int pci_bar_ioport(const struct pci_dev *dev, unsigned bar, u16 *port, u32 *len)
 	if (bar >= ARRAY_SIZE(dev->pd_bar) || dev->pd_bar[bar].pb_type != PCI_BAR_IO)
 		return -EINVAL;
 	b = &dev->pd_bar[bar];
-	if (b->pb_base == 0 || b->pb_base + b->pb_size > 0x10000)
+	if (b->pb_base == 0 || b->pb_base + b->pb_size > PCI_IO_SPACE_END)
 		return -ENXIO;
 	*port = (u16)b->pb_base;
 	*len = (u32)b->pb_size;

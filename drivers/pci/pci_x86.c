@@ -126,7 +126,8 @@ int pci_register_driver(const struct pci_driver *drv)
  * @dev: the function; @bar: BAR index of a 32- or 64-bit memory BAR
  *
  * Returns the uncached mapping of the whole BAR (iounmap() it), or NULL
- * for an I/O or unused BAR, one firmware left unassigned, or no space.
+ * for an I/O or unused BAR, one firmware left unassigned, one larger than
+ * the address space, or no space.
  * Memory decode is the caller's to enable (pci_set_command).
  */
 void *pci_map_bar(struct pci_dev *dev, unsigned bar)
@@ -137,6 +138,9 @@ void *pci_map_bar(struct pci_dev *dev, unsigned bar)
 		return NULL;
 	b = &dev->pd_bar[bar];
 	if ((b->pb_type != PCI_BAR_MEM32 && b->pb_type != PCI_BAR_MEM64) || !b->pb_base)
+		return NULL;
+	/* A 64-bit BAR may decode 4 GiB or more: no size_t holds that here. */
+	if (b->pb_size > (size_t)-1)
 		return NULL;
 	return ioremap(b->pb_base, (size_t)b->pb_size);
 }

@@ -145,6 +145,13 @@ void *kmap(struct page *page)
 	}
 }
 
+/**
+ * kunmap - undo one kmap() of page
+ * @page: as given to kmap(); lowmem pages need nothing
+ *
+ * The slot is freed (PTE cleared, TLB entry invalidated) with its last
+ * user.  Panics if page is not kmapped.  Any context but NMI.
+ */
 void kunmap(struct page *page)
 {
 	struct pkmap_slot *s;
@@ -195,6 +202,12 @@ void *kmap_atomic(struct page *page)
 	return (void *)va;
 }
 
+/**
+ * kunmap_atomic - undo the innermost kmap_atomic()
+ * @addr: what it returned; a lowmem address is ignored
+ *
+ * Panics when addr is not the innermost mapping: nesting is a stack.
+ */
 void kunmap_atomic(void *addr)
 {
 	unsigned long va = (unsigned long)addr & PAGE_MASK, flags;
@@ -210,6 +223,7 @@ void kunmap_atomic(void *addr)
 	local_irq_restore(flags);
 }
 
+/* Copy len bytes between two pages of any zone; the ranges stay inside each page. */
 void copy_page_range(struct page *dst, unsigned dst_off,
 		     struct page *src, unsigned src_off, unsigned len)
 {
@@ -224,6 +238,7 @@ void copy_page_range(struct page *dst, unsigned dst_off,
 	kunmap_atomic(d);
 }
 
+/* Zero [off, off + len) of a page of any zone. */
 void zero_page_range(struct page *page, unsigned off, unsigned len)
 {
 	u8 *p;

@@ -46,6 +46,8 @@ struct memmap {
 /* Names for the MEMMAP_W_* bits, bit i at index i, for the boot log. */
 extern const char *const memmap_warning_names[];
 #define MEMMAP_NR_WARNINGS	10
+_Static_assert(MEMMAP_W_FIXED_HOLE == 1u << (MEMMAP_NR_WARNINGS - 1),
+	       "one name for each MEMMAP_W_* bit, the last one included");
 
 /*
  * Build the usable map from the firmware entries (nr may be 0: then

@@ -86,11 +86,6 @@ void pgtable_unmap(unsigned long va);
  */
 pte_t pgtable_lookup(unsigned long va, unsigned long *size);
 
-static inline void invlpg(unsigned long va)
-{
-	__asm__ __volatile__("invlpg (%0)" :: "r"(va) : "memory");
-}
-
 /* highmem.c */
 void kmap_init(void);
 unsigned kmap_slots_used(void);

@@ -27,12 +27,16 @@ enum zone_type { ZONE_DMA, ZONE_NORMAL, ZONE_HIGHMEM, MAX_NR_ZONES };
  * Kept small: one is allocated for every frame.  Fields are owned by
  * whoever holds the page: the buddy allocator while it is free, the
  * allocating subsystem (slab, bounce, mem disk) while it is in use.
+ *
+ * Lock legend: [I] set at boot, then immutable; [a] atomic; [o] the
+ * owner's: the zone lock while the frame is free (or being freed), the
+ * allocating subsystem's rules while it is in use.
  */
 struct page {
-	u32			flags;		/* PG_* below, and the zone in the top bits */
-	s32			_refcount;
-	struct list_head	lru;		/* buddy free list, or the owner's list */
-	unsigned long		private;	/* buddy order when free; owner's word otherwise */
+	u32			flags;		/* [o] PG_* below; [I] range and zone in the top bits */
+	s32			_refcount;	/* [a] */
+	struct list_head	lru;		/* [o] buddy free list, or the owner's list */
+	unsigned long		private;	/* [o] buddy order when free; owner's word otherwise */
 };
 
 /*

@@ -16,24 +16,19 @@
  *
  * CR0.WP is set so that the kernel's own writes honour read-only pages
  * (SDM 4.6.1), and EFER.NXE only when CPUID.80000001H:EDX[20] says the
- * CPU has NX; without it bit 63 is reserved and must stay clear (SDM 4.4.2).
+ * CPU has NX (boot_cpu, read by cpu_identify() before mm_init); without
+ * it bit 63 is reserved and must stay clear (SDM 4.4.2).
  * There is one kernel address space, so a PDE set here is seen by every
  * context without copying.
  */
 #include "kernel/mm/mm_internal.h"
 #include "kernel/bootinfo.h"
+#include "kernel/cpu.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 
 #define IMAGE_PTS	8		/* 4 KiB-mapped 2 MiB regions: image up to 16 MiB */
 #define KERNEL_PDPT_IDX	3		/* PAGE_OFFSET >> 30 */
-
-#define CPUID_EXT_MAX		0x80000000u
-#define CPUID_EXT_FEATURES	0x80000001u
-#define CPUID_EXT_EDX_NX	(1u << 20)
-#define MSR_EFER		0xC0000080u
-#define EFER_NXE		(1u << 11)
-#define CR0_WP			(1u << 16)
 
 u64 mm_lowmem_end;
 pte_t pte_nx;
@@ -43,36 +38,6 @@ static pte_t kernel_pd[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
 static pte_t image_pt[IMAGE_PTS][PTRS_PER_TABLE] __aligned(PAGE_SIZE);
 static pte_t pkmap_pt[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
 static pte_t fixmap_pt[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
-
-static void cpuid(u32 leaf, u32 *a, u32 *b, u32 *c, u32 *d)
-{
-	__asm__ __volatile__("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
-			     : "a"(leaf), "c"(0));
-}
-
-static u64 rdmsr(u32 msr)
-{
-	u32 lo, hi;
-
-	__asm__ __volatile__("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
-	return ((u64)hi << 32) | lo;
-}
-
-static void wrmsr(u32 msr, u64 v)
-{
-	__asm__ __volatile__("wrmsr" :: "c"(msr), "a"((u32)v), "d"((u32)(v >> 32)));
-}
-
-static bool cpu_has_nx(void)
-{
-	u32 a, b, c, d;
-
-	cpuid(CPUID_EXT_MAX, &a, &b, &c, &d);
-	if (a < CPUID_EXT_FEATURES)
-		return false;
-	cpuid(CPUID_EXT_FEATURES, &a, &b, &c, &d);
-	return (d & CPUID_EXT_EDX_NX) != 0;
-}
 
 /*
  * Write a 64-bit entry with 32-bit stores so that the CPU never sees a
@@ -106,7 +71,6 @@ void pgtable_init(u64 lowmem_end)
 	unsigned long kend = (unsigned long)_kernel_end - PAGE_OFFSET;
 	unsigned image_pdes = DIV_ROUND_UP(kend, PAGE_2M);
 	unsigned lin_pdes, i, j;
-	u32 cr0;
 
 	mm_lowmem_end = ALIGN_UP(lowmem_end, (u64)PAGE_2M);
 	lin_pdes = (unsigned)(mm_lowmem_end / PAGE_2M);
@@ -149,11 +113,9 @@ void pgtable_init(u64 lowmem_end)
 	memset(kernel_pdpt, 0, sizeof(kernel_pdpt));
 	kernel_pdpt[KERNEL_PDPT_IDX] = ((unsigned long)kernel_pd - PAGE_OFFSET) | PTE_P;
 
-	__asm__ __volatile__("mov %%cr0, %0" : "=r"(cr0));
-	__asm__ __volatile__("mov %0, %%cr0" :: "r"(cr0 | CR0_WP) : "memory");
+	write_cr0(read_cr0() | X86_CR0_WP);
 	/* Loading CR3 flushes every non-global TLB entry: the boot maps are gone. */
-	__asm__ __volatile__("mov %0, %%cr3" ::
-			     "r"((unsigned long)kernel_pdpt - PAGE_OFFSET) : "memory");
+	write_cr3((u32)((unsigned long)kernel_pdpt - PAGE_OFFSET));
 }
 
 pte_t *pgtable_pte_slot(unsigned long va, bool alloc)
@@ -188,7 +150,7 @@ void pgtable_map(unsigned long va, phys_addr_t pa, pte_t prot)
 
 	KASSERT(slot && IS_ALIGNED(pa, (u64)PAGE_SIZE) && pa < (64ULL << 30));
 	pte_write(slot, pa | prot | PTE_P);
-	invlpg(va);
+	invlpg((const void *)va);
 }
 
 void pgtable_unmap(unsigned long va)
@@ -197,7 +159,7 @@ void pgtable_unmap(unsigned long va)
 
 	KASSERT(slot);
 	pte_write(slot, 0);
-	invlpg(va);
+	invlpg((const void *)va);
 }
 
 pte_t pgtable_lookup(unsigned long va, unsigned long *size)

@@ -302,6 +302,13 @@ static void slab_free(struct kmem_cache *c, struct slab *s, void *objp, const ch
 		slab_release(c, victim);
 }
 
+/**
+ * kmem_cache_free - give an object back to its cache
+ * @c: the cache it came from; @obj: the object, or NULL
+ *
+ * Panics on an address no slab owns, on an object of another cache, an
+ * interior pointer or a double free.  Any context.
+ */
 void kmem_cache_free(struct kmem_cache *c, void *obj)
 {
 	struct slab *s;
@@ -414,6 +421,7 @@ void *kzalloc(size_t size, gfp_t gfp)
 	return kmalloc(size, gfp | __GFP_ZERO);
 }
 
+/* kzalloc(n * size), or NULL when the product overflows. */
 void *kcalloc(size_t n, size_t size, gfp_t gfp)
 {
 	if (size && n > (size_t)-1 / size)
@@ -421,6 +429,12 @@ void *kcalloc(size_t n, size_t size, gfp_t gfp)
 	return kzalloc(n * size, gfp);
 }
 
+/**
+ * kfree - free what kmalloc(), kzalloc() or kcalloc() returned
+ * @p: the pointer, or NULL
+ *
+ * Panics on memory that did not come from kmalloc.  Any context.
+ */
 void kfree(const void *p)
 {
 	struct page *page;
@@ -462,22 +476,43 @@ void kmem_cache_get_stats(struct kmem_cache *c, struct kmem_cache_stats *st)
 	spin_unlock_irqrestore(&c->c_lock, flags);
 }
 
-int slab_for_each_cache(int (*fn)(const struct kmem_cache_stats *st, void *arg), void *arg)
+/*
+ * The statistics of the idx-th cache on the list into *st; false past the
+ * end.  The lock is held for one snapshot only, never across the caller's
+ * fn (meminfo prints, which is slow with interrupts off).
+ */
+static bool slab_cache_stats_at(unsigned idx, struct kmem_cache_stats *st)
 {
-	struct kmem_cache_stats st;
 	struct kmem_cache *c;
 	unsigned long flags;
-	int ret = 0;
+	unsigned i = 0;
+	bool found = false;
 
 	spin_lock_irqsave(&slab_caches_lock, flags);
 	list_for_each_entry(c, &slab_caches, c_link) {
-		kmem_cache_get_stats(c, &st);
-		ret = fn(&st, arg);
-		if (ret)
+		if (i++ == idx) {
+			kmem_cache_get_stats(c, st);
+			found = true;
 			break;
+		}
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
-	return ret;
+	return found;
+}
+
+int slab_for_each_cache(int (*fn)(const struct kmem_cache_stats *st, void *arg), void *arg)
+{
+	struct kmem_cache_stats st;
+	unsigned idx;
+	int ret;
+
+	/* Quadratic in the number of caches, a few dozen: cheaper than holding the lock. */
+	for (idx = 0; slab_cache_stats_at(idx, &st); idx++) {
+		ret = fn(&st, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 u64 kmalloc_large_pages(void)

@@ -31,8 +31,9 @@ void kmem_cache_get_stats(struct kmem_cache *c, struct kmem_cache_stats *st);
 /*
  * Call fn for every cache, in creation order, with a snapshot of its
  * statistics; stops early and returns fn's value if that is non-zero.
- * fn runs under the cache-list lock with interrupts off: it may print,
- * it must not allocate or create caches.
+ * fn runs with no lock held, so it may print or allocate; a cache
+ * destroyed during the walk may hide the one after it (new caches go to
+ * the end of the list and are seen).
  */
 int slab_for_each_cache(int (*fn)(const struct kmem_cache_stats *st, void *arg), void *arg);
 

@@ -25,6 +25,8 @@
 #define VMAP_PAGES	((VMALLOC_END - VMALLOC_START) / PAGE_SIZE)
 #define VMAP_WORDS	(VMAP_PAGES / 32)
 
+_Static_assert(VMAP_PAGES % 32 == 0, "the bitmap covers the whole vmalloc area");
+
 static DEFINE_SPINLOCK(vmap_lock);
 static u32 vmap_used[VMAP_WORDS];	/* [v] one bit per page of the area */
 static unsigned vmap_nr_used;		/* [v] */
@@ -210,6 +212,7 @@ unlock:
 	return (void *)va;
 }
 
+/* Undo vmalloc(): unmap and free its frames.  addr is what vmalloc returned, or NULL. */
 void vfree(void *addr)
 {
 	unsigned long va = (unsigned long)addr, flags;

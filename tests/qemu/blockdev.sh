@@ -39,3 +39,11 @@ tools/lbapattern write "$pat" --seed 42 --lba 0 --sectors 8192 >/dev/null
 boot pattern --timeout 60 --module "$pat" --cmdline 'run="bench ram0 check:mib=4:seed=42; bench ram0 check:mib=4:seed=43"'
 expect_out "blockdev/host-pattern-checks" 'BENCH check bs=1M MiB=4 seed=42 sectors=8192 bad=0 .*result=PASS'
 expect_out "blockdev/wrong-seed-fails" 'BENCH check .* seed=43 sectors=8192 bad=8192 first_bad_lba=0 got_lba=0 got_seed=42 .*result=FAIL'
+expect_rc "blockdev/failed-check-fails-the-command" 1
+
+boot iostat --timeout 60 --cmdline 'ram.count=1 writable=all run="bench ram0 verify:mib=4; iostat ram0; iostat -x ram0 1 2; iostat nosuch"'
+expect_out "iostat/raw-counters" '^ram0 +[1-9][0-9]* 0 8[0-9]{3} '
+expect_out "iostat/extended-header" '^device +r/s +w/s +rkB/s +wkB/s +rrqm/s +wrqm/s +r_await +w_await +%util$'
+expect_out "iostat/extended-rates" '^ram0 +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[1-9][0-9]*\.[0-9] '
+expect_out "iostat/unknown-device" 'nosuch'
+expect_rc "iostat/unknown-device-fails" 1

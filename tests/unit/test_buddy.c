@@ -5,10 +5,8 @@
  * (double free, reserved frame, tail frame) must panic: those cases run in
  * a child process and check that it died with the right message.
  */
-#include <signal.h>
-#include <unistd.h>
-#include <sys/wait.h>
 #include "tests/unit/unit.h"
+#include "tests/unit/fakes/child_panic.h"
 #include "tests/unit/fakes/mm_linear_fake.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/errno.h"
@@ -355,36 +353,10 @@ static void test_zeroed(void)
 	host_linear_teardown();
 }
 
-/* Run fn in a child; true if it died by abort() with msg on stderr. */
+/* Run fn in a child on a fresh machine; true if it panicked with msg. */
 static bool panics_with(void (*fn)(void), const char *msg)
 {
-	int fds[2], status;
-	char buf[512] = "";
-	size_t total;
-	ssize_t len;
-	pid_t pid;
-
-	if (pipe(fds) != 0)
-		return false;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 2);
-		machine_up();
-		fn();
-		_exit(0);
-	}
-	close(fds[1]);
-	total = 0;
-	while (total < sizeof(buf) - 1 &&
-	       (len = read(fds[0], buf + total, sizeof(buf) - 1 - total)) > 0)
-		total += (size_t)len;
-	buf[total] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	if (!strstr(buf, msg))
-		fprintf(stderr, "  child said: %s\n", buf);
-	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && strstr(buf, msg);
+	return host_child_panics(machine_up, fn, msg);
 }
 
 static void double_free(void)

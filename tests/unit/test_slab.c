@@ -5,10 +5,8 @@
  * written into every object survive), accounting (every frame comes back),
  * out-of-memory behaviour and misuse panics.
  */
-#include <signal.h>
-#include <unistd.h>
-#include <sys/wait.h>
 #include "tests/unit/unit.h"
+#include "tests/unit/fakes/child_panic.h"
 #include "tests/unit/fakes/mm_linear_fake.h"
 #include "kernel/mm/page_alloc.h"
 #include "kernel/mm/slab_info.h"
@@ -234,34 +232,10 @@ static void test_out_of_memory(void)
 	CHECK_EQ(free_frames() + totals().slabs_frames, before);
 }
 
+/* Run fn in a child on a fresh machine; true if it panicked with msg. */
 static bool panics_with(void (*fn)(void), const char *msg)
 {
-	char buf[512];
-	size_t total = 0;
-	ssize_t len;
-	int fds[2], status;
-	pid_t pid;
-
-	if (pipe(fds) != 0)
-		return false;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 2);
-		machine_up();
-		fn();
-		_exit(0);
-	}
-	close(fds[1]);
-	while (total < sizeof(buf) - 1 &&
-	       (len = read(fds[0], buf + total, sizeof(buf) - 1 - total)) > 0)
-		total += (size_t)len;
-	buf[total] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	if (!strstr(buf, msg))
-		fprintf(stderr, "  child said: %s\n", buf);
-	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && strstr(buf, msg);
+	return host_child_panics(machine_up, fn, msg);
 }
 
 static void double_kfree(void)
