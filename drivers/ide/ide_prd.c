@@ -1,0 +1,92 @@
+/*
+ * Physical Region Descriptor tables for bus-master IDE DMA, and the
+ * reading of a drive's reset signature.  Pure code (no registers, no
+ * locks), built into the kernel and into the host unit tests.
+ *
+ * PRD rules (SFF-8038i rev 1.0, section 1.2, "Physical Region
+ * Descriptor"): each entry is a 32-bit physical address with bit 0 clear
+ * and a byte count with bit 0 clear, and the region must not cross a
+ * 64 KiB boundary; a count of 0 means 64 KiB, which some chipsets
+ * (CS5530, per Linux's ide_build_dmatable) get wrong, so a full 64 KiB
+ * piece is written as two 32 KiB entries and a count of 0 never appears.
+ * The last entry has EOT (bit 15 of its last word) set.  The queue limits
+ * ask the block layer for segments that already obey this (boundary
+ * 0xFFFF, 64 KiB maximum, bounce above 4 GiB); the builder still checks
+ * every rule, because a table that breaks one corrupts memory.
+ *
+ * The signature (ATA8-ACS 9.12 "Signature and persistence"): after a
+ * reset a device leaves Count = 01h, LBA Low = 01h and a type code in
+ * LBA Mid/High: 00h/00h for ATA, 14h/EBh for ATAPI (69h/96h from a SATA
+ * ATAPI bridge), 3Ch/C3h SEMB, 96h/69h port multiplier.
+ */
+#include "drivers/ata/atareg.h"
+#include "drivers/ide/idevar.h"
+#include "kernel/errno.h"
+#include "lib/byteorder.h"
+
+const char *const ide_kind_names[IDE_KIND_NR] = {
+	[IDE_KIND_NONE] = "none",
+	[IDE_KIND_ATA] = "ATA",
+	[IDE_KIND_ATAPI] = "ATAPI",
+	[IDE_KIND_UNKNOWN] = "unknown",
+};
+
+#define IDE_PRD_ADDR_LIMIT	0x100000000ULL	/* PRD addresses are 32 bits */
+#define IDE_PRD_HALF		(IDE_PRD_MAX_BYTES / 2)
+
+/* SATA 3.x 11.3 signatures that a PATA-emulating SATA bridge may show. */
+#define IDE_SIG_SATAPI_LBAMID	0x69
+#define IDE_SIG_SATAPI_LBAHIGH	0x96
+#define IDE_SIG_FLOAT		0xff	/* an undriven bus reads all ones */
+
+int ide_prd_build(struct ide_prd *prd, u32 max, const struct scatterlist *sg, u32 nsg,
+		  u32 *total)
+{
+	u32 i, n = 0, bytes = 0;
+
+	*total = 0;
+	if (nsg == 0)
+		return -EINVAL;
+	for (i = 0; i < nsg; i++) {
+		u64 addr = sg[i].sg_addr;
+		u32 len = sg[i].sg_len;
+
+		if (len == 0 || (len & 1) || (addr & 1))
+			return -EINVAL;
+		if (addr >= IDE_PRD_ADDR_LIMIT || len > IDE_PRD_ADDR_LIMIT - addr)
+			return -ERANGE;
+		while (len) {
+			/* Up to the next 64 KiB boundary, and never a full 64 KiB. */
+			u32 room = IDE_PRD_BOUNDARY - (u32)(addr & (IDE_PRD_BOUNDARY - 1));
+			u32 chunk = min(len, room);
+
+			if (chunk == IDE_PRD_MAX_BYTES)
+				chunk = IDE_PRD_HALF;
+			if (n == max)
+				return -ENOSPC;
+			prd[n].prd_addr = cpu_to_le32((u32)addr);
+			prd[n].prd_count = cpu_to_le16((u16)chunk);
+			prd[n].prd_flags = 0;
+			n++;
+			addr += chunk;
+			len -= chunk;
+			bytes += chunk;
+		}
+	}
+	prd[n - 1].prd_flags = cpu_to_le16(IDE_PRD_EOT);
+	*total = bytes;
+	return (int)n;
+}
+
+enum ide_kind ide_sig_kind(u8 count, u8 lba_low, u8 lba_mid, u8 lba_high)
+{
+	if (lba_mid == ATA_SIG_ATAPI_LBAMID && lba_high == ATA_SIG_ATAPI_LBAHIGH)
+		return IDE_KIND_ATAPI;
+	if (lba_mid == IDE_SIG_SATAPI_LBAMID && lba_high == IDE_SIG_SATAPI_LBAHIGH)
+		return IDE_KIND_ATAPI;
+	if (lba_mid == IDE_SIG_FLOAT && lba_high == IDE_SIG_FLOAT)
+		return IDE_KIND_NONE;
+	if (lba_mid == ATA_SIG_ATA_LBAMID && lba_high == ATA_SIG_ATA_LBAHIGH)
+		return count == 1 && lba_low == 1 ? IDE_KIND_ATA : IDE_KIND_UNKNOWN;
+	return IDE_KIND_UNKNOWN;
+}

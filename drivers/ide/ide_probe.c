@@ -1,0 +1,597 @@
+/*
+ * IDE discovery and attachment: what sits on each channel, and a request
+ * queue and gendisk for every ATA disk found.  Bus-independent: the bus
+ * glue (ide_pci.c) hands over a softc with the ports and IRQs filled in.
+ *
+ * Probing runs at boot with the device interrupt masked (nIEN) and polls,
+ * every wait bounded (ATA8-APT, "Software reset protocol" and "PIO
+ * data-in"): a channel reading all ones has nothing on it; after a soft
+ * reset each position is checked for a device that keeps what is written
+ * to its registers, then classified by its signature and asked IDENTIFY
+ * (DEVICE for ATA, PACKET for ATAPI, which is only named and left alone).
+ * A floating bus, a missing slave or a device that stays BSY costs at
+ * most IDE_PROBE_BSY_MS per channel, never a hang.
+ *
+ * Names follow Linux: hda/hdb on the first controller's primary channel,
+ * hdc/hdd on its secondary (majors 3 and 22, 64 minors per drive), the
+ * next controller from hde on.  Capacity, model and cache come from
+ * IDENTIFY; the queue (ide_init_queue, ide.c) takes only what a PRD table
+ * can describe.  A shutdown hook flushes every disk's write cache.
+ *
+ * Parameters: ide.nodma (PIO only), ide.timeout_ms (per command).
+ */
+#include "block/genhd.h"
+#include "drivers/ata/atareg.h"
+#include "drivers/ide/idevar.h"
+#include "kernel/errno.h"
+#include "kernel/completion.h"
+#include "kernel/param.h"
+#include "kernel/power.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
+#include "kernel/mm/page.h"
+#include "kernel/mm/slab.h"
+#include "lib/string.h"
+
+#define IDE_D_PROBE		0x04
+
+#define IDE_PROBE_BSY_MS	10000	/* BSY after SRST at boot: the drive spun up in POST */
+#define IDE_PROBE_CMD_MS	5000	/* IDENTIFY, SET FEATURES, polled, ms */
+#define IDE_DEF_TIMEOUT_MS	30000	/* a command without an interrupt, ms */
+#define IDE_FLUSH_SLACK_MS	1000	/* shutdown flush: beyond the queue's own retries */
+#define IDE_MINORS		64	/* per drive: the disk and 63 partitions */
+
+/* Linux's majors for the first four channels (IDE0..IDE3). */
+static const unsigned ide_majors[] = { 3, 22, 33, 34 };
+
+static bool ide_nodma;
+PARAM_BOOL("ide.nodma", ide_nodma, "IDE: PIO only, no bus-master DMA");
+static unsigned ide_timeout_ms = IDE_DEF_TIMEOUT_MS;
+PARAM_UINT("ide.timeout_ms", ide_timeout_ms, "IDE: ms a command may take before a reset");
+
+static const struct block_device_operations ide_fops = { 0 };
+
+/*
+ * Attached controllers, for the shutdown flush.  Changed only by
+ * ide_attach/ide_detach at boot or removal, read only by the shutdown
+ * hook at the end of the run; those never overlap.
+ */
+static LIST_HEAD(ide_controllers);
+static void ide_shutdown(void);
+static struct shutdown_hook ide_shutdown_hook = { .sh_name = "ide", .sh_fn = ide_shutdown };
+static bool ide_shutdown_registered;
+
+struct ide_flush_wait {
+	struct completion	fw_done;
+	int			fw_err;
+};
+
+static void ide_flush_end(struct bio *bio, int error)
+{
+	struct ide_flush_wait *w = bio->bi_private;
+
+	w->fw_err = error;
+	bio_put(bio);
+	complete(&w->fw_done);
+}
+
+/*
+ * Empty the drive's write cache: a flush bio through its queue, so it
+ * goes behind whatever is queued, and the driver sends FLUSH CACHE (EXT).
+ * Returns 0 or -errno; waits at most as long as the queue's retries take.
+ */
+static int ide_flush_drive(struct ide_drive *d)
+{
+	struct request_queue *q = d->dr_queue;
+	u32 ms = q->q_rq_timeout_ms * (q->q_max_retries + 1) + IDE_FLUSH_SLACK_MS;
+	struct ide_flush_wait *w = kzalloc(sizeof(*w), GFP_KERNEL);
+	struct bio *bio;
+	int err;
+
+	if (!w)
+		return -ENOMEM;
+	bio = bio_alloc(GFP_NOIO, 0);
+	if (!bio) {
+		kfree(w);
+		return -ENOMEM;
+	}
+	init_completion(&w->fw_done);
+	bio->bi_rw = REQ_WRITE | REQ_PREFLUSH | REQ_SYNC;
+	bio->bi_private = w;
+	bio->bi_end_io = ide_flush_end;
+	blk_queue_submit_bio(q, bio);
+	if (wait_for_completion_timeout(&w->fw_done, ms))
+		return -ETIMEDOUT;	/* w stays: the bio may still end */
+	err = w->fw_err;
+	kfree(w);
+	return err;
+}
+
+/*
+ * The shutdown hook (HARDWARE.md item 14): before power-off or reboot,
+ * every disk with a volatile write cache is flushed, so nothing the
+ * drive acknowledged is lost with the power.
+ */
+static void ide_shutdown(void)
+{
+	struct ide_softc *sc;
+	unsigned i, u;
+	int err;
+
+	list_for_each_entry(sc, &ide_controllers, sc_list) {
+		for (i = 0; i < IDE_CHANNELS; i++) {
+			for (u = 0; u < IDE_UNITS; u++) {
+				struct ide_drive *d = &sc->sc_chan[i].ch_drive[u];
+
+				if (!d->dr_disk || !d->dr_id.ai_wcache)
+					continue;
+				err = ide_flush_drive(d);
+				if (err)
+					pr_err("%s: write cache flush at shutdown failed: %s\n",
+					       d->dr_name, errstr(err));
+				else
+					pr_info("%s: write cache flushed\n", d->dr_name);
+			}
+		}
+	}
+}
+
+/* Soft reset with interrupts masked, then wait for device 0 (bounded). */
+static int ide_probe_reset(struct ide_channel *ch)
+{
+	int st;
+
+	/* Device 0 selected for the reset: not every device clears DEV itself. */
+	ch->ch_selected = 0xff;
+	ide_select(ch, 0);
+	ide_devctl(ch, ATA_CTL_SRST | ATA_CTL_NIEN);
+	udelay(IDE_SRST_HOLD_US);
+	ide_devctl(ch, ATA_CTL_NIEN);
+	mdelay(IDE_SRST_SETTLE_MS);
+	st = ide_altstatus(ch);
+	if (st == 0xff)
+		return -ENODEV;		/* floating: no device 0 to wait for */
+	st = ide_wait_not_busy(ch, IDE_PROBE_BSY_MS);
+	ch->ch_selected = 0xff;
+	return st < 0 ? st : 0;
+}
+
+/*
+ * Is a device at unit?  Its registers keep what we write (Linux's
+ * devchk): an absent one reads back the bus float or the other device's
+ * zeros.  Select first, so writes and reads reach the right device.
+ */
+static bool ide_probe_present(struct ide_channel *ch, unsigned unit)
+{
+	static const u8 pat[][2] = { { 0x55, 0xaa }, { 0xaa, 0x55 }, { 0x55, 0xaa } };
+	unsigned i;
+
+	ide_select(ch, unit);
+	for (i = 0; i < ARRAY_SIZE(pat); i++) {
+		ide_write(ch, IDE_REG_COUNT, pat[i][0]);
+		ide_write(ch, IDE_REG_LBA_LOW, pat[i][1]);
+	}
+	return ide_read(ch, IDE_REG_COUNT) == 0x55 && ide_read(ch, IDE_REG_LBA_LOW) == 0xaa;
+}
+
+/*
+ * A polled PIO data-in command of one 512-byte block (IDENTIFY): the
+ * device stays masked (nIEN), so no interrupt is involved.  Returns 0,
+ * -EIO if the device aborted it, -ETIMEDOUT if it never answered.
+ */
+static int ide_probe_pio_in(struct ide_channel *ch, unsigned unit,
+			    const struct ata_taskfile *tf, u16 *buf)
+{
+	int st;
+
+	ide_select(ch, unit);
+	st = ide_wait_not_busy(ch, IDE_PROBE_CMD_MS);
+	if (st < 0)
+		return st;
+	ide_load_tf(ch, tf, unit);
+	st = ide_wait_not_busy(ch, IDE_PROBE_CMD_MS);
+	if (st < 0)
+		return st;
+	if ((st & ATA_STATUS_ERR) || !(st & ATA_STATUS_DRQ)) {
+		(void)ide_read(ch, IDE_REG_STATUS);
+		return -EIO;
+	}
+	ide_data_in(ch, buf, ATA_ID_WORDS);
+	(void)ide_read(ch, IDE_REG_STATUS);
+	return 0;
+}
+
+/* A polled non-data command (SET FEATURES).  Returns 0, -EIO or -ETIMEDOUT. */
+static int ide_probe_nodata(struct ide_channel *ch, unsigned unit, const struct ata_taskfile *tf)
+{
+	int st;
+
+	ide_select(ch, unit);
+	st = ide_wait_not_busy(ch, IDE_PROBE_CMD_MS);
+	if (st < 0)
+		return st;
+	ide_load_tf(ch, tf, unit);
+	st = ide_wait_not_busy(ch, IDE_PROBE_CMD_MS);
+	(void)ide_read(ch, IDE_REG_STATUS);
+	if (st < 0)
+		return st;
+	return (st & (ATA_STATUS_ERR | ATA_STATUS_DF)) ? -EIO : 0;
+}
+
+/*
+ * Choose DMA for an ATA drive: a bus master, no ide.nodma, a drive that
+ * has DMA.  If the firmware selected no DMA mode, select the drive's best
+ * multiword mode: MWDMA works at the controller's power-on (compatible)
+ * timing, while Ultra DMA would need the chipset's own UDMA registers
+ * programmed, which only the firmware has done.
+ */
+static void ide_probe_dma(struct ide_drive *d)
+{
+	struct ide_channel *ch = d->dr_chan;
+	const struct ata_id *ai = &d->dr_id;
+	struct ata_taskfile tf;
+	int mode, err;
+
+	d->dr_dma = false;
+	if (!ch->ch_bm || ch->ch_sc->sc_nodma || !ai->ai_dma)
+		return;
+	if (ai->ai_udma_active >= 0 || ai->ai_mwdma_active >= 0) {
+		d->dr_dma = true;
+		return;
+	}
+	if (!ai->ai_mwdma_modes)
+		return;
+	mode = 31 - __builtin_clz(ai->ai_mwdma_modes);
+	ata_set_features(&tf, ATA_SF_SET_XFER_MODE, (u8)(ATA_XFER_MWDMA | mode));
+	err = ide_probe_nodata(ch, d->dr_unit, &tf);
+	if (err) {
+		pr_warn("%s: cannot select multiword DMA mode %d (%s): using PIO\n", d->dr_name,
+			mode, errstr(err));
+		return;
+	}
+	d->dr_mwdma_set = (s8)mode;
+	d->dr_dma = true;
+}
+
+/*
+ * Identify the device at unit, given the kind its reset signature
+ * suggests (read for both units before any register is written: a write
+ * reaches both devices).  Fills d; 0 or -errno.
+ */
+static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ide_kind kind, u16 *buf)
+{
+	struct ide_drive *d = &ch->ch_drive[unit];
+	struct ata_taskfile tf;
+	char model[ATA_MODEL_LEN + 1];
+	int err;
+
+	d->dr_kind = IDE_KIND_NONE;
+	if (kind == IDE_KIND_NONE)
+		return 0;
+	if (!ide_probe_present(ch, unit))
+		return 0;
+	d->dr_kind = (u8)kind;
+	if (d->dr_kind == IDE_KIND_ATAPI) {
+		ata_identify(&tf, true);
+		model[0] = '\0';
+		if (!ide_probe_pio_in(ch, unit, &tf, buf))
+			ata_id_string(buf, ATA_ID_MODEL, ATA_ID_MODEL_WORDS, model);
+		pr_info("%s: ATAPI device \"%s\": not handled by this driver, left alone\n",
+			d->dr_name, model);
+		return 0;
+	}
+	if (d->dr_kind == IDE_KIND_NONE)
+		return 0;
+	ata_identify(&tf, false);
+	err = ide_probe_pio_in(ch, unit, &tf, buf);
+	if (!err)
+		err = ata_id_parse(buf, &d->dr_id);
+	if (err) {
+		if (d->dr_kind == IDE_KIND_ATA)
+			pr_warn("%s: IDENTIFY DEVICE failed: %s; drive ignored\n", d->dr_name,
+				errstr(err));
+		d->dr_kind = IDE_KIND_NONE;
+		return 0;
+	}
+	d->dr_kind = IDE_KIND_ATA;
+	d->dr_lbs = d->dr_id.ai_logical_size;
+	if (!is_power_of_2(d->dr_lbs) || d->dr_lbs < SECTOR_SIZE || d->dr_lbs > IDE_PIO_BUF_SIZE ||
+	    !d->dr_id.ai_sectors) {
+		pr_warn("%s: %u-byte sectors, %llu of them: not supported, drive ignored\n",
+			d->dr_name, d->dr_lbs, (unsigned long long)d->dr_id.ai_sectors);
+		d->dr_kind = IDE_KIND_UNKNOWN;
+		return 0;
+	}
+	ide_probe_dma(d);
+	return 0;
+}
+
+/* Find what is on the channel.  Returns the number of ATA drives. */
+static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
+{
+	enum ide_kind kind[IDE_UNITS];
+	u8 count, low, mid, high;
+	unsigned u, n = 0;
+	bool floating = true;
+	int err;
+
+	for (u = 0; u < IDE_UNITS; u++) {
+		ch->ch_selected = 0xff;
+		ide_select(ch, u);
+		if (ide_altstatus(ch) != 0xff)
+			floating = false;
+	}
+	if (floating)
+		return 0;
+	err = ide_probe_reset(ch);
+	if (err == -ETIMEDOUT) {
+		pr_warn("%s: still busy %u ms after a reset: channel ignored\n", ch->ch_name,
+			IDE_PROBE_BSY_MS);
+		return 0;
+	}
+	for (u = 0; u < IDE_UNITS; u++) {
+		ide_select(ch, u);
+		if (ide_altstatus(ch) == 0xff) {
+			kind[u] = IDE_KIND_NONE;
+			continue;
+		}
+		count = ide_read(ch, IDE_REG_COUNT);
+		low = ide_read(ch, IDE_REG_LBA_LOW);
+		mid = ide_read(ch, IDE_REG_LBA_MID);
+		high = ide_read(ch, IDE_REG_LBA_HIGH);
+		kind[u] = ide_sig_kind(count, low, mid, high);
+		DPRINTF(IDE_D_PROBE, "%s: signature %02x %02x %02x %02x: %s\n",
+			ch->ch_drive[u].dr_name, count, low, mid, high, ide_kind_names[kind[u]]);
+	}
+	for (u = 0; u < IDE_UNITS; u++) {
+		if (ide_probe_unit(ch, u, kind[u], buf) == 0 &&
+		    ch->ch_drive[u].dr_kind == IDE_KIND_ATA)
+			n++;
+	}
+	return n;
+}
+
+/* Human-readable transfer mode, for the attach line and the ide command. */
+void ide_mode_str(const struct ide_drive *d, char *buf, size_t size)
+{
+	const struct ata_id *ai = &d->dr_id;
+
+	if (!d->dr_dma)
+		snprintf(buf, size, "PIO");
+	else if (ai->ai_udma_active >= 0)
+		snprintf(buf, size, "UDMA/%d", ai->ai_udma_active);
+	else if (ai->ai_mwdma_active >= 0)
+		snprintf(buf, size, "MWDMA/%d", ai->ai_mwdma_active);
+	else
+		snprintf(buf, size, "MWDMA/%d", d->dr_mwdma_set);
+}
+
+/* Queue and gendisk for an identified ATA drive, then add_disk (which scans). */
+static int ide_attach_drive(struct ide_drive *d)
+{
+	struct ide_channel *ch = d->dr_chan;
+	const struct ata_id *ai = &d->dr_id;
+	sector_t cap = ata_id_capacity512(ai);
+	struct gendisk *disk;
+	char mode[16];
+	int err;
+
+	d->dr_queue = ide_init_queue(d, ide_timeout_ms);
+	if (!d->dr_queue)
+		return -ENOMEM;
+	disk = alloc_disk(IDE_MINORS);
+	if (!disk) {
+		err = -ENOMEM;
+		goto cleanup_queue;
+	}
+	disk->gd_major = ch->ch_major;
+	disk->gd_first_minor = d->dr_unit * IDE_MINORS;
+	str_copy(disk->gd_name, d->dr_name, sizeof(disk->gd_name));
+	str_copy(disk->gd_model, ai->ai_model, sizeof(disk->gd_model));
+	disk->gd_fops = &ide_fops;
+	disk->gd_queue = d->dr_queue;
+	disk->gd_private_data = d;
+	disk->gd_logical_block_size = d->dr_lbs;
+	set_capacity(disk, cap);
+	d->dr_disk = disk;
+
+	ide_mode_str(d, mode, sizeof(mode));
+	pr_info("%s: %s, %llu MiB (%llu sectors), %s, %s%s\n", d->dr_name, ai->ai_model,
+		(unsigned long long)(cap >> (20 - SECTOR_SHIFT)), (unsigned long long)cap,
+		ai->ai_lba48 ? "LBA48" : "LBA28", mode,
+		ai->ai_wcache ? ", write cache" : "");
+	err = add_disk(disk);
+	if (err) {
+		pr_err("%s: add_disk failed: %s\n", d->dr_name, errstr(err));
+		goto put_disk;
+	}
+	return 0;
+
+put_disk:
+	d->dr_disk = NULL;
+	put_disk(disk);
+cleanup_queue:
+	blk_cleanup_queue(d->dr_queue);
+	d->dr_queue = NULL;
+	return err;
+}
+
+/* The per-channel DMA and PIO buffers; 0 or -ENOMEM (nothing kept). */
+static int ide_alloc_buffers(struct ide_channel *ch)
+{
+	ch->ch_prdt = get_zeroed_page(GFP_KERNEL);
+	ch->ch_sg = kcalloc(IDE_MAX_SG, sizeof(*ch->ch_sg), GFP_KERNEL);
+	ch->ch_pio_buf = kmalloc(IDE_PIO_BUF_SIZE, GFP_KERNEL);
+	if (!ch->ch_prdt || !ch->ch_sg || !ch->ch_pio_buf) {
+		if (ch->ch_prdt)
+			free_pages(ch->ch_prdt, 0);
+		kfree(ch->ch_sg);
+		kfree(ch->ch_pio_buf);
+		ch->ch_prdt = NULL;
+		ch->ch_sg = NULL;
+		ch->ch_pio_buf = NULL;
+		return -ENOMEM;
+	}
+	/* A lowmem page: below 896 MiB, so 32-bit, and inside one 64 KiB block. */
+	ch->ch_prdt_phys = __pa(ch->ch_prdt);
+	_Static_assert(IDE_PRDT_ENTRIES * sizeof(struct ide_prd) <= PAGE_SIZE,
+		       "the PRD table fits its page");
+	return 0;
+}
+
+static void ide_free_buffers(struct ide_channel *ch)
+{
+	free_pages(ch->ch_prdt, 0);
+	kfree(ch->ch_sg);
+	kfree(ch->ch_pio_buf);
+	ch->ch_prdt = NULL;
+	ch->ch_sg = NULL;
+	ch->ch_pio_buf = NULL;
+}
+
+/*
+ * Bring up one channel: probe, buffers, major, IRQ, then the disks.
+ * Returns the number of disks added, or -errno with the channel's
+ * resources released.
+ */
+static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
+{
+	struct ide_softc *sc = ch->ch_sc;
+	unsigned chan_no = sc->sc_index * IDE_CHANNELS + ch->ch_index, u, found;
+	int err, added = 0;
+
+	snprintf(ch->ch_name, sizeof(ch->ch_name), "ide%u", chan_no);
+	spin_lock_init(&ch->ch_lock, "ide_channel");
+	timer_setup(&ch->ch_reset_timer, ide_reset_timer_fn);
+	ch->ch_state = IDE_CH_IDLE;
+	ch->ch_selected = 0xff;
+	for (u = 0; u < IDE_UNITS; u++) {
+		struct ide_drive *d = &ch->ch_drive[u];
+
+		d->dr_chan = ch;
+		d->dr_unit = (u8)u;
+		d->dr_mwdma_set = -1;
+		err = disk_name_letters(d->dr_name, sizeof(d->dr_name), "hd",
+					chan_no * IDE_UNITS + u);
+		if (err)
+			return err;
+	}
+	found = ide_probe_channel(ch, idbuf);
+	if (!found)
+		return 0;
+
+	err = ide_alloc_buffers(ch);
+	if (err)
+		return err;
+	err = register_blkdev(chan_no < ARRAY_SIZE(ide_majors) ? ide_majors[chan_no] : 0,
+			      ch->ch_name);
+	if (err < 0)
+		goto free_buffers;
+	ch->ch_major = err;
+	err = request_irq((unsigned)ch->ch_irq, ide_intr, ch, ch->ch_name);
+	if (err)
+		goto unregister;
+	/* Interrupts on at the device: nIEN off (ATA8-APT, Device Control). */
+	ide_devctl(ch, 0);
+
+	for (u = 0; u < IDE_UNITS; u++) {
+		if (ch->ch_drive[u].dr_kind != IDE_KIND_ATA)
+			continue;
+		if (ide_attach_drive(&ch->ch_drive[u]) == 0)
+			added++;
+		else
+			ch->ch_drive[u].dr_kind = IDE_KIND_UNKNOWN;	/* error already printed */
+	}
+	if (added)
+		return added;
+	err = -ENODEV;
+
+	ide_devctl(ch, ATA_CTL_NIEN);
+	free_irq((unsigned)ch->ch_irq, ch);
+unregister:
+	unregister_blkdev((unsigned)ch->ch_major, ch->ch_name);
+free_buffers:
+	ide_free_buffers(ch);
+	return err;
+}
+
+int ide_attach(struct ide_softc *sc)
+{
+	unsigned i;
+	int n, total = 0, err = -ENODEV;
+	u16 *idbuf;
+
+	INIT_LIST_HEAD(&sc->sc_list);
+	idbuf = kmalloc(ATA_ID_WORDS * sizeof(u16), GFP_KERNEL);
+	if (!idbuf)
+		return -ENOMEM;
+	if (ide_nodma)
+		sc->sc_nodma = true;
+	for (i = 0; i < IDE_CHANNELS; i++) {
+		struct ide_channel *ch = &sc->sc_chan[i];
+
+		ch->ch_sc = sc;
+		ch->ch_index = (u8)i;
+		if (!ch->ch_cmd)
+			continue;
+		n = ide_attach_channel(ch, idbuf);
+		if (n < 0) {
+			pr_err("%s: channel %u: %s\n", sc->sc_name, i, errstr(n));
+			err = n;
+			continue;
+		}
+		total += n;
+		err = 0;
+	}
+	kfree(idbuf);
+	DPRINTF(IDE_D_PROBE, "%s: %d disks\n", sc->sc_name, total);
+	if (err)
+		return err;
+	list_add_tail(&sc->sc_list, &ide_controllers);
+	if (!ide_shutdown_registered) {
+		register_shutdown_hook(&ide_shutdown_hook);
+		ide_shutdown_registered = true;
+	}
+	return 0;
+}
+
+/*
+ * Take every disk of the controller away and release what ide_attach
+ * took: disks, queues (their I/O drained), IRQs, majors, buffers.
+ */
+void ide_detach(struct ide_softc *sc)
+{
+	unsigned i, u;
+
+	list_del_init(&sc->sc_list);
+	for (i = 0; i < IDE_CHANNELS; i++) {
+		struct ide_channel *ch = &sc->sc_chan[i];
+
+		if (!ch->ch_prdt)
+			continue;	/* never set up, or nothing found on it */
+		for (u = 0; u < IDE_UNITS; u++) {
+			struct ide_drive *d = &ch->ch_drive[u];
+
+			if (!d->dr_disk)
+				continue;
+			del_gendisk(d->dr_disk);
+			blk_cleanup_queue(d->dr_queue);
+			put_disk(d->dr_disk);
+			d->dr_disk = NULL;
+			d->dr_queue = NULL;
+		}
+		del_timer(&ch->ch_reset_timer);
+		ide_devctl(ch, ATA_CTL_NIEN);
+		free_irq((unsigned)ch->ch_irq, ch);
+		unregister_blkdev((unsigned)ch->ch_major, ch->ch_name);
+		ide_free_buffers(ch);
+	}
+}
+
+/* The attached controller after prev (the first for NULL), or NULL at the end. */
+struct ide_softc *ide_next_controller(struct ide_softc *prev)
+{
+	struct list_head *n = prev ? prev->sc_list.next : ide_controllers.next;
+
+	return n == &ide_controllers ? NULL : list_entry(n, struct ide_softc, sc_list);
+}

@@ -1,0 +1,199 @@
+/*
+ * Host tests of IDE discovery (drivers/ide/ide_probe.c) through
+ * ide_attach()/ide_detach(), against the simulated channel of ide_sim.c
+ * with the registry and IRQ calls faked (gendisk_fake.c): master and
+ * slave disks, an ATAPI device left alone, a floating bus, a missing
+ * slave, and a device that never drops BSY, each found (or not) within
+ * a bounded time; the queue limits a disk gets; and the write-cache
+ * flush of every disk at shutdown.
+ */
+#include "tests/unit/unit.h"
+#include "tests/unit/ide_sim.h"
+#include "tests/unit/fakes/gendisk_fake.h"
+#include "tests/unit/fakes/page_fake.h"
+#include "tests/unit/fakes/power_fake.h"
+#include "tests/unit/fakes/sched_fake.h"
+#include "tests/unit/host/shim.h"
+#include "block/genhd.h"
+#include "kernel/errno.h"
+#include "kernel/time.h"
+
+#define SECTORS		(200ULL << 21)		/* 200 GiB */
+
+static struct ide_sim sim;
+static struct ide_softc sc;
+
+void udelay(u32 us) { host_now_ns += (u64)us * NSEC_PER_USEC; }
+void mdelay(u32 ms) { host_now_ns += (u64)ms * NSEC_PER_MSEC; }
+
+/* A controller whose primary channel is the simulator; the secondary is off. */
+static void setup(void)
+{
+	bio_init_pools();
+	memset(&sc, 0, sizeof(sc));
+	strcpy(sc.sc_name, "pciide0");
+	ide_sim_init(&sim, &sc.sc_chan[0]);
+	sc.sc_chan[0].ch_irq = IDE_PRI_IRQ;
+}
+
+/* Attach; returns how long it took, in fake milliseconds. */
+static u64 attach(int *err)
+{
+	u64 t0 = host_now_ns;
+
+	*err = ide_attach(&sc);
+	return (host_now_ns - t0) / NSEC_PER_MSEC;
+}
+
+static void teardown(void)
+{
+	ide_detach(&sc);
+	CHECK_EQ(host_nr_disks, 0);
+	CHECK_EQ(host_nr_irqs, 0);
+	CHECK_EQ(host_majors_live, 0);
+	host_gendisk_reset();
+	ide_sim_free(&sim);
+}
+
+static void test_master_and_slave(void)
+{
+	struct request_queue *q;
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, SECTORS);
+	ide_sim_add_disk(&sim, 1, 1 << 20);
+	CHECK(attach(&err) < 100);
+	CHECK_EQ(err, 0);
+	CHECK_EQ(host_nr_disks, 2);
+	CHECK_STR(host_disks[0]->gd_name, "hda");
+	CHECK_STR(host_disks[1]->gd_name, "hdb");
+	CHECK_EQ(host_disks[0]->gd_capacity, SECTORS);
+	CHECK_EQ(host_disks[1]->gd_capacity, 1 << 20);
+	CHECK_STR(host_disks[0]->gd_model, "SIM HARDDISK");
+	CHECK_EQ(host_disks[0]->gd_major, 3);
+	CHECK_EQ(host_disks[1]->gd_first_minor, 64);
+	CHECK_EQ(host_nr_irqs, 1);
+	CHECK_EQ(host_irqs[0].hi_irq, IDE_PRI_IRQ);
+	CHECK(sc.sc_chan[0].ch_drive[0].dr_dma);
+	/* The limits that make the block layer build PRD-sized requests. */
+	q = host_disks[0]->gd_queue;
+	CHECK_EQ(q->q_limits.lim_max_hw_sectors, 65535);
+	CHECK_EQ(q->q_limits.lim_seg_boundary_mask, 0xffff);
+	CHECK_EQ(q->q_limits.lim_max_segment_size, 65536);
+	CHECK_EQ(q->q_limits.lim_max_segments, IDE_MAX_SG);
+	CHECK_EQ(q->q_limits.lim_bounce_limit, BLK_BOUNCE_4G);
+	CHECK_EQ(q->q_flush_flags, BLK_FLUSH_CACHE);	/* FUA emulated by a post-flush */
+	CHECK_EQ(q->q_nr_sectors, SECTORS);
+	teardown();
+}
+
+static void test_atapi_left_alone(void)
+{
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	ide_sim_add_atapi(&sim, 1);
+	attach(&err);
+	CHECK_EQ(err, 0);
+	CHECK_EQ(host_nr_disks, 1);
+	CHECK_STR(host_disks[0]->gd_name, "hda");
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_ATAPI);
+	teardown();
+}
+
+static void test_floating_bus(void)
+{
+	int err;
+
+	setup();
+	CHECK(attach(&err) < 10);
+	CHECK_EQ(err, 0);
+	CHECK_EQ(host_nr_disks, 0);
+	CHECK_EQ(host_nr_irqs, 0);
+	teardown();
+}
+
+static void test_missing_slave(void)
+{
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	CHECK(attach(&err) < 100);
+	CHECK_EQ(host_nr_disks, 1);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_NONE);
+	teardown();
+}
+
+static void test_never_ready(void)
+{
+	u64 ms;
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	sim.s_stuck_busy = true;
+	ms = attach(&err);
+	CHECK(ms >= 10000 && ms < 11000);	/* IDE_PROBE_BSY_MS, then given up */
+	CHECK_EQ(host_nr_disks, 0);
+	CHECK_EQ(host_nr_irqs, 0);
+	teardown();
+}
+
+static void test_nodma(void)
+{
+	int err;
+
+	setup();
+	sc.sc_nodma = true;
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	attach(&err);
+	CHECK_EQ(host_nr_disks, 1);
+	CHECK(!sc.sc_chan[0].ch_drive[0].dr_dma);
+	CHECK_EQ(host_disks[0]->gd_queue->q_limits.lim_bounce_limit, BLK_BOUNCE_NONE);
+	teardown();
+}
+
+/* Interrupts for the shutdown flush: the idle hook plays the controller. */
+static void idle_hook(void)
+{
+	if (ide_sim_irq_pending(&sim)) {
+		host_in_interrupt = true;
+		ide_intr(IDE_PRI_IRQ, &sc.sc_chan[0]);
+		host_in_interrupt = false;
+		return;
+	}
+	host_advance_ns(NSEC_PER_MSEC);
+}
+
+static void test_shutdown_flushes(void)
+{
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	ide_sim_add_disk(&sim, 1, 1 << 20);
+	attach(&err);
+	CHECK_EQ(host_nr_disks, 2);
+	host_idle_hook = idle_hook;
+	CHECK_EQ(host_run_shutdown_hooks(), 1);
+	host_idle_hook = NULL;
+	CHECK_EQ(sim.s_flushes, 2);		/* FLUSH CACHE EXT to each disk */
+	CHECK_EQ(sim.s_cmds[sim.s_ncmds - 1].c_command, ATA_CMD_FLUSH_CACHE_EXT);
+	teardown();
+	CHECK_EQ(host_run_shutdown_hooks(), 1);	/* detached: nothing left to flush */
+	CHECK_EQ(sim.s_flushes, 2);
+}
+
+static const struct unit_case cases[] = {
+	{ "ide/probe/master_and_slave", test_master_and_slave },
+	{ "ide/probe/atapi_left_alone", test_atapi_left_alone },
+	{ "ide/probe/floating_bus", test_floating_bus },
+	{ "ide/probe/missing_slave", test_missing_slave },
+	{ "ide/probe/never_ready_is_bounded", test_never_ready },
+	{ "ide/probe/nodma", test_nodma },
+	{ "ide/probe/shutdown_flushes_write_caches", test_shutdown_flushes },
+};
+UNIT_MAIN("ide_probe", cases)
