@@ -56,3 +56,20 @@ expect_rc "fs-disk/ahci/run" 0
 check_fs fs-disk/ahci "$logdir/fs-disk-ahci.img" $((18432 * 512))
 
 cp "$demo/ide0.img" "$logdir/fs-disk-ide.img"
+
+# The IDE disk: ext2 with 1 KiB blocks in a logical partition (hda5).
+cp "$demo/ide0.img" "$logdir/fs-disk-ide.img"
+boot fs-disk-ide --machine pc --timeout 180 --disk "$logdir/fs-disk-ide.img,bus=ide" \
+	--cmdline "writable=hda run=\"cp /hda5/numbers.txt /hda5/n2; write /hda5/note.txt written-by-the-kernel; fill /hda5/f.bin 1500000 5; rm /hda5/hello.txt\""
+expect_rc "fs-disk/ide/run" 0
+fs="$logdir/fs-disk-ide.img?offset=$((36864 * 512))"
+if e2fsck -fn "$fs" >"$logdir/fs-disk-ide.e2fsck" 2>&1; then ok "fs-disk/ide/e2fsck-clean"; else
+	notok "fs-disk/ide/e2fsck-clean" "$(tail -3 "$logdir/fs-disk-ide.e2fsck" | tr '\n' ' ')"; fi
+[ "$(debugfs -R 'cat /note.txt' "$fs" 2>/dev/null)" = written-by-the-kernel ] && ok "fs-disk/ide/write" ||
+	notok "fs-disk/ide/write" "note.txt"
+[ "$(debugfs -R 'cat /n2' "$fs" 2>/dev/null | sha256sum)" = "$(seq 1 500 | sha256sum)" ] &&
+	ok "fs-disk/ide/cp" || notok "fs-disk/ide/cp" "n2 differs"
+debugfs -R "dump /f.bin $logdir/fs-disk-ide.fill" "$fs" >/dev/null 2>&1
+python3 tools/fillgen.py 1500000 5 | cmp -s - "$logdir/fs-disk-ide.fill" && ok "fs-disk/ide/fill" ||
+	notok "fs-disk/ide/fill" "f.bin differs from tools/fillgen.py"
+debugfs -R 'ls /' "$fs" 2>/dev/null | grep -q hello.txt && notok "fs-disk/ide/rm" "still there" || ok "fs-disk/ide/rm"
