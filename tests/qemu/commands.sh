@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Every shell command, at least once on its error path (wrong arguments
+# print the usage or a clear error, and fail the run) and, for the ones no
+# other scenario uses, once on its happy path.  A command that help lists
+# but this file does not name fails the test: new commands come with tests.
+. "$(dirname "$0")/lib.bash"
+
+# name: an invocation that must fail with the given output.
+errors=(
+	"ahcireset|ahcireset|^usage: ahcireset"
+	"ahcistress|ahcistress|^usage: ahcistress"
+	"apic|apic x|^usage: apic$"
+	"bench|bench|^usage: bench"
+	"blkid|blkid nosuch|^blkid: nosuch: no such block device"
+	"blktrace|blktrace|^usage: blktrace"
+	"buffers|buffers x|^usage: buffers$"
+	"cat|cat|^usage: cat PATH"
+	"cp|cp a|^usage: cp SRC DST"
+	"crash|crash x|^usage: crash"
+	"date|date x|^usage: date$"
+	"dd|dd|^usage: dd if="
+	"df|df x|^usage: df$"
+	"dmesg|dmesg x|^usage: dmesg$"
+	"echo|nosuchcommand|^nosuchcommand: command not found"
+	"elevator|elevator|^usage: elevator"
+	"exit|exit x|^usage: exit$"
+	"fill|fill|^usage: fill"
+	"fsbench|fsbench|^usage: fsbench"
+	"help|help nosuch|^help: no command nosuch"
+	"hexdump|hexdump|^usage: hexdump"
+	"ide|ide x|^usage: ide$"
+	"idestress|idestress|^usage: idestress"
+	"iostat|iostat 0|^usage: iostat"
+	"irqs|irqs x|^usage: irqs$"
+	"ln|ln|^usage: ln"
+	"ls|ls /nosuch|^ls: .*no such file or directory"
+	"lsblk|lsblk nosuch|^lsblk: nosuch: no such block device"
+	"lspci|lspci x|^usage: lspci$"
+	"meminfo|meminfo x|^usage: meminfo$"
+	"mkdir|mkdir|^usage: mkdir"
+	"mount|mount nosuch /x|^mount: .*no such device"
+	"mv|mv a|^usage: mv"
+	"params|params x|^usage: params$"
+	"part|part|^usage: part"
+	"poweroff|poweroff x|^usage: poweroff$"
+	"reboot|reboot x|^usage: reboot$"
+	"rereadpt|rereadpt|^usage: rereadpt"
+	"rm|rm|^usage: rm"
+	"rmdir|rmdir|^usage: rmdir"
+	"selftest|selftest|^usage: selftest"
+	"sha256sum|sha256sum|^usage: sha256sum"
+	"stat|stat|^usage: stat"
+	"sync|sync x|^usage: sync$"
+	"umount|umount|^usage: umount"
+	"uptime|uptime x|^usage: uptime$"
+	"write|write|^usage: write"
+)
+
+# Every command help lists must be named above.
+boot commands-help --timeout 60 --cmdline 'run=help'
+listed=$(sed -n 's/^  \([a-z0-9]*\) .*/\1/p' "$out" | sort -u)
+for c in $listed; do
+	found=0
+	for e in "${errors[@]}"; do
+		[ "${e%%|*}" = "$c" ] && found=1
+	done
+	if [ $found = 1 ]; then ok "commands/$c/listed"; else notok "commands/$c/listed" "no error-path case in commands.sh"; fi
+done
+
+# One boot per case would be slow: run them all in one, each must print its line.
+cmds=""
+for e in "${errors[@]}"; do
+	rest=${e#*|}
+	cmds+="${rest%%|*}; "
+done
+boot commands-errors --timeout 120 --cmdline "run=\"$cmds\""
+expect_rc "commands/errors-fail-the-run" 1
+for e in "${errors[@]}"; do
+	name=${e%%|*}
+	want=${e##*|}
+	expect_out "commands/$name/error-path" "$want"
+done
+
+# Happy paths of the commands no other scenario runs.
+boot commands-happy --timeout 60 --cmdline 'run="apic; buffers; date; dmesg; irqs; lspci; meminfo; params; uptime; selftest -l; echo the end"'
+expect_rc "commands/happy-paths" 0
+expect_out "commands/apic/ok" 'local APIC|8259'
+expect_out "commands/buffers/ok" '^buffer cache: '
+expect_out "commands/date/ok" '^20[0-9]{2}-[01][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-5][0-9] UTC$'
+expect_out "commands/dmesg/ok" 'storage stack kernel booting'
+expect_out "commands/irqs/ok" '^IRQ +CHIP +COUNT +HANDLERS$'
+expect_out "commands/lspci/ok" '^00:00\.0 8086:1237'
+expect_out "commands/meminfo/ok" '^Zone +total +free'
+expect_out "commands/params/ok" '^  writable +'
+expect_out "commands/selftest-list/ok" '^kernel/time/tick$'
+expect_out "commands/echo/ok" '^the end$'
