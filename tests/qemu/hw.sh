@@ -65,12 +65,13 @@ for m in pc q35; do
 	done
 done
 
-# IDENTIFY from real QEMU disks through ata_id_parse (ata/identify_legacy_ide):
+# IDENTIFY from real QEMU disks through ata_id_parse (ata/identify_legacy_ide;
+# ide.off keeps the IDE driver away, which would otherwise own the ports):
 # the sector count must be the image size the host sees, beyond 2 TiB too.
 img=$logdir/hw-3t.raw
 rm -f "$img" && truncate -s 3T "$img"
 want=$(( $(stat -c %s "$img") / 512 ))
-boot hw-ata-3t --machine pc --timeout 60 --cmdline 'selftest=ata/*' --disk "$img,bus=ide"
+boot hw-ata-3t --machine pc --timeout 60 --cmdline 'ide.off selftest=ata/*' --disk "$img,bus=ide"
 expect_rc "hw/ata/3t/selftest" 0
 expect_out "hw/ata/3t/capacity-from-words-100-103" \
 	"ata-selftest: 0x1f0 master: QEMU HARDDISK, $want sectors of 512 bytes, physical 512, lba48 1, flush-ext 1"
@@ -78,18 +79,18 @@ rm -f "$img"
 
 img=$logdir/hw-512e.raw
 rm -f "$img" && truncate -s 64M "$img"
-boot hw-ata-512e --machine pc --timeout 60 --cmdline 'selftest=ata/*' -- \
+boot hw-ata-512e --machine pc --timeout 60 --cmdline 'ide.off selftest=ata/*' -- \
 	-drive if=none,id=e0,file="$img",format=raw,cache=unsafe \
 	-device ide-hd,drive=e0,bus=ide.0,unit=0,physical_block_size=4096
 expect_rc "hw/ata/512e/selftest" 0
 expect_out "hw/ata/512e/physical-4096" 'ata-selftest: .*, 131072 sectors of 512 bytes, physical 4096,'
 
 # A CD-ROM on the primary master, and a lone slave: aborted IDENTIFY, no hang, no line.
-boot hw-ata-cd --machine pc --timeout 60 --cmdline 'selftest=ata/*' -- \
+boot hw-ata-cd --machine pc --timeout 60 --cmdline 'ide.off selftest=ata/*' -- \
 	-drive if=none,id=cd,media=cdrom -device ide-cd,drive=cd,bus=ide.0,unit=0
 expect_rc "hw/ata/cdrom/selftest" 0
 expect_no_out "hw/ata/cdrom/not-a-disk" 'ata-selftest: 0x1f0'
-boot hw-ata-slave --machine pc --timeout 60 --cmdline 'selftest=ata/*' -- \
+boot hw-ata-slave --machine pc --timeout 60 --cmdline 'ide.off selftest=ata/*' -- \
 	-drive if=none,id=s1,file="$img",format=raw,cache=unsafe \
 	-device ide-hd,drive=s1,bus=ide.0,unit=1
 expect_rc "hw/ata/lone-slave/selftest" 0
