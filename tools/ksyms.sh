@@ -23,7 +23,7 @@ fi
 nm=$1
 elf=$2
 "$nm" -n "$elf" | awk '
-	$2 ~ /^[tTwW]$/ && $3 !~ /^\.L/ { addr[n] = $1; name[n] = $3; n++ }
+	NF == 3 && $2 ~ /^[tTwW]$/ && $3 !~ /^\.L/ { addr[n] = $1; name[n] = $3; n++ }
 	END {
 		print "\t.section .ksyms, \"a\""
 		print "\t.align 4"
