@@ -23,6 +23,7 @@ fi
 nm=$1
 elf=$2
 "$nm" -n "$elf" | awk '
+	BEGIN { n = 0 }
 	NF == 3 && $2 ~ /^[tTwW]$/ && $3 !~ /^\.L/ { addr[n] = $1; name[n] = $3; n++ }
 	END {
 		print "\t.section .ksyms, \"a\""
