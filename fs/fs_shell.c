@@ -15,6 +15,7 @@
 #include "kernel/errno.h"
 #include "kernel/console.h"
 #include "kernel/printk.h"
+#include "kernel/progress.h"
 #include "kernel/shell.h"
 #include "kernel/mm/slab.h"
 #include "lib/sha256.h"
@@ -258,6 +259,9 @@ SHELL_COMMAND("write", cmd_write, "write PATH TEXT", "replace a file's contents 
 static int cmd_cp(int argc, char **argv)
 {
 	struct vfs_file *in, *out;
+	struct vfs_stat st;
+	struct progress pg;
+	u64 done = 0;
 	char *buf;
 	long n;
 	int err, e;
@@ -273,13 +277,16 @@ static int cmd_cp(int argc, char **argv)
 	err = vfs_open(argv[2], VFS_O_WRONLY | VFS_O_CREAT | VFS_O_TRUNC, 0644, &out);
 	if (err)
 		goto close_in;
+	progress_start(&pg, "cp", vfs_fstat(in, &st) ? 0 : st.st_size);
 	while ((n = vfs_read(in, buf, FS_SHELL_CHUNK)) > 0) {
 		err = write_full(out, buf, (size_t)n);
-		if (!err && shell_interrupted())
+		done += (u64)n;
+		if (!err && progress_update(&pg, done))
 			err = -EINTR;
 		if (err)
 			break;
 	}
+	progress_end(&pg, done);
 	if (n < 0 && !err)
 		err = (int)n;
 	e = vfs_close(out);
@@ -297,6 +304,7 @@ static int cmd_fill(int argc, char **argv)
 {
 	u64 bytes, seed, done = 0;
 	struct vfs_file *f;
+	struct progress pg;
 	char *buf;
 	int err, e;
 
@@ -308,15 +316,17 @@ static int cmd_fill(int argc, char **argv)
 	err = vfs_open(argv[1], VFS_O_WRONLY | VFS_O_CREAT | VFS_O_TRUNC, 0644, &f);
 	if (err)
 		goto free_buf;
+	progress_start(&pg, "fill", bytes);
 	while (done < bytes && !err) {
 		size_t n = (size_t)min(bytes - done, (u64)FS_SHELL_CHUNK);
 
 		fillgen(seed, done, buf, n);
 		err = write_full(f, buf, n);
 		done += n;
-		if (!err && shell_interrupted())
+		if (!err && progress_update(&pg, done))
 			err = -EINTR;
 	}
+	progress_end(&pg, done);
 	e = vfs_close(f);
 	if (!err)
 		err = e;
