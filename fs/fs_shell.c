@@ -14,6 +14,7 @@
 #include "fs/fillgen.h"
 #include "kernel/errno.h"
 #include "kernel/console.h"
+#include "kernel/init.h"
 #include "kernel/printk.h"
 #include "kernel/progress.h"
 #include "kernel/shell.h"
@@ -336,3 +337,53 @@ free_buf:
 }
 SHELL_COMMAND("fill", cmd_fill, "fill PATH BYTES SEED",
 	      "write BYTES of deterministic content (tools/fillgen.py) to PATH");
+
+#define COMPLETE_MAX	256	/* the shell's longest line */
+
+/*
+ * Tab completion of paths for the shell: the entries of the directory
+ * named by prefix up to its last '/', whose names start with the rest;
+ * directories get a trailing '/' so that completion can go on into them.
+ */
+static void complete_path(const char *prefix, void (*emit)(void *ctx, const char *cand),
+			  void *ctx)
+{
+	const char *slash = strrchr(prefix, '/');
+	char dir[COMPLETE_MAX], cand[COMPLETE_MAX];
+	size_t dlen, plen;
+	struct vfs_dirent *de;
+	struct vfs_file *f;
+
+	if (!slash)
+		return;
+	dlen = (size_t)(slash - prefix) + 1;
+	if (dlen >= sizeof(dir))
+		return;
+	memcpy(dir, prefix, dlen);
+	dir[dlen] = '\0';
+	plen = strlen(slash + 1);
+	de = kmalloc(sizeof(*de), GFP_KERNEL);
+	if (!de)
+		return;
+	if (vfs_open(dir, VFS_O_RDONLY | VFS_O_DIRECTORY, 0, &f) == 0) {
+		while (vfs_readdir(f, de) == 1) {
+			if (de->d_name[0] == '.' && (de->d_name[1] == '\0' ||
+			    (de->d_name[1] == '.' && de->d_name[2] == '\0')))
+				continue;
+			if (strncmp(de->d_name, slash + 1, plen) != 0)
+				continue;
+			snprintf(cand, sizeof(cand), "%s%s%s", dir, de->d_name,
+				 de->d_type == VFS_DT_DIR ? "/" : "");
+			emit(ctx, cand);
+		}
+		vfs_close(f);
+	}
+	kfree(de);
+}
+
+static int complete_path_init(void)
+{
+	shell_set_path_completer(complete_path);
+	return 0;
+}
+late_initcall(complete_path_init);

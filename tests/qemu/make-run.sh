@@ -5,7 +5,8 @@
 
 out=$logdir/make-run.out
 # The leading \r may be lost before the UART is set up (see shell.sh).
-printf '\rlsblk\rls /sda2\rcat /sda2/hello.txt\rbench nullb0 randread:qd=1:ios=1000\rpoweroff\r' |
+# "cat /sda2/hel<Tab>" completes the path.
+printf '\rlsblk\rls /sda2\rcat /sda2/hello.txt\rbench nullb0 randread:qd=1:ios=1000\rls /sda2/do\t\rpoweroff\r' |
 	RUN_TIMEOUT=120 tools/run-demo 2>&1 | tr -d '\r' >"$out"
 rc=${PIPESTATUS[1]}
 expect_rc "make-run/poweroff-ends-0" 0
@@ -15,3 +16,5 @@ expect_out "make-run/banner-mounted" '^sda2 on /sda2 type ext2 \(rw\)'
 expect_out "make-run/ls" '^random\.bin$'
 expect_out "make-run/cat" '^hello from the demo disk$'
 expect_out "make-run/bench" '^BENCH randread qd=1 bs=4K .*ios=1000 '
+expect_out "make-run/tab-completes-path" 'ls /sda2/docs/'
+expect_out "make-run/completed-dir-listed" '^block-layer\.txt$'
