@@ -10,6 +10,7 @@
  * Extended (PCIe ECAM) space is not used: nothing here needs offsets past
  * 255.
  */
+#include "drivers/pci/ichreg.h"
 #include "drivers/pci/pci.h"
 #include "drivers/pci/pcireg.h"
 #include "kernel/errno.h"
@@ -90,6 +91,36 @@ static bool conf1_present(void)
 	return back == PCI_CONF1_ENABLE;
 }
 
+/*
+ * The chipset's INTx route registers, read once, before any driver
+ * probes (pci_ich.c): map the DxxIR window of the Chipset Configuration
+ * block, decode it, unmap.  Without them pci_intx_irq() keeps to the
+ * Interrupt Line.
+ */
+static void pci_x86_intx_routes(struct pci_host *host)
+{
+	struct pci_dev *lpc;
+	phys_addr_t rcba;
+	void *dir;
+	int n;
+
+	lpc = pci_ich_router(host, &rcba);
+	if (!lpc) {
+		pr_info("pci: no chipset INTx routes (%s)\n", host->ph_intx.ir_why);
+		return;
+	}
+	dir = ioremap(rcba + ICH_RCRB_DIR_FIRST, ICH_RCRB_DIR_LEN);
+	if (!dir) {
+		host->ph_intx.ir_why = "RCBA not mapped";
+		pr_warn("pci: cannot map RCBA %#llx\n", (unsigned long long)rcba);
+		return;
+	}
+	n = pci_ich_read_routes(host, lpc, dir);
+	iounmap(dir);
+	pr_info("pci: chipset INTx routes for %d bus-0 devices (RCBA %#llx)\n", n,
+		(unsigned long long)rcba);
+}
+
 static int pci_x86_init(void)
 {
 	int n;
@@ -105,6 +136,7 @@ static int pci_x86_init(void)
 		return n;
 	}
 	pr_info("pci: %d functions\n", n);
+	pci_x86_intx_routes(&pci_sys);
 	return 0;
 }
 arch_initcall(pci_x86_init);

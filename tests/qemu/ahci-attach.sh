@@ -62,8 +62,20 @@ boot ahci-attach-intx --machine q35 --timeout 60 --disk "$imgdir/d2.raw" \
 expect_rc "ahci-attach/intx-run" 0
 expect_out "ahci-attach/intx-bound" '^00:1f\.2 8086:2922 0106\.01 SATA controller \(AHCI\) +irq [0-9]+  ahci'
 expect_out "ahci-attach/intx-io-verifies" 'AHCISTRESS result=PASS'
-expect_out "ahci-attach/intx-line-used" '^ *[0-9]+ +ioapic +[1-9][0-9]* +ahci0'
+# q35's ICH9 routes the HBA's INTA# by D31IR to a PIRQ, I/O APIC input
+# 16-23 (pci_irq.c's chipset route), and that IRQ carried the I/O.
+expect_out "ahci-attach/intx-chipset-route" '\] pci 00:1f\.2: INTA# -> PIRQ[A-H] -> GSI (1[6-9]|2[0-3]), IRQ [0-9]+ \(chipset route, D31IR\)$'
+irq=$(sed -n 's/.*\] pci 00:1f\.2: INTA# .* IRQ \([0-9]*\) (chipset route.*/\1/p' "$out")
+expect_out "ahci-attach/intx-gsi-counts" "^ *${irq:-none} +ioapic +[1-9][0-9]* +ahci0\$"
 stamp_check "ahci-attach/intx-host-verify" "$imgdir/d2.raw" 21 0 8
+
+# The same on pc, whose PIIX3 has no route registers: the Interrupt Line rule.
+boot ahci-attach-pc-intx --machine pc --timeout 60 --disk "$imgdir/d4.raw,bus=ahci" \
+	--cmdline 'writable=all ahci.msi=0 run="ahcistress sda mib=4 seed=22 qd=32; irqs"'
+expect_rc "ahci-attach/pc-intx-run" 0
+expect_out "ahci-attach/pc-intx-line-rule" '\] pci 00:[0-9a-f]{2}\.0: INTA# -> IRQ 1[01] \(Interrupt Line; no Intel ICH6\+ LPC bridge at 00:1f\.0\)$'
+expect_out "ahci-attach/pc-intx-io-verifies" 'AHCISTRESS result=PASS'
+expect_out "ahci-attach/pc-intx-line-counts" '^ *1[01] +ioapic +[1-9][0-9]* +ahci0$'
 
 # Without writable= the disk is read-only to the tools as to everyone.
 boot ahci-attach-ro --machine q35 --timeout 60 --disk "$imgdir/d2.raw" \

@@ -5,7 +5,9 @@
 # 64-bit BAR; the I/O APIC taking the ISA lines (the PIT through the
 # IRQ0->GSI2 override), the 8259 fallbacks (noapic, no ACPI tables); and
 # the in-kernel pci/ and kernel/apic/ self-tests on both machines, with
-# and without the APICs, including real INTx and MSI interrupts from NICs;
+# and without the APICs, including real INTx and MSI interrupts from NICs,
+# INTx through the ICH9's route registers on q35 and through the firmware's
+# Interrupt Line elsewhere;
 # and IDENTIFY data from QEMU disks (3 TiB, 512e, CD-ROM) through the parser.
 . "$(dirname "$0")/lib.bash"
 
@@ -49,17 +51,37 @@ expect_out "hw/no-acpi/timer-through-8259" '^ok [0-9]+ - kernel/apic/timer_throu
 
 # The self-tests, with NICs whose interrupts can be raised on demand
 # (pci/irq_intx, pci/irq_msi) and an AHCI for pci/map_bar on both machines.
+# On q35 two more NICs take the chipset route of pci_irq.c in APIC mode:
+# one in slot 25 (D25IR), one in slot 3 behind a PCI bridge behind the
+# root port 00:1c.0, whose INTA# arrives as the root port's INTD# (D28IR);
+# QEMU's ICH9 raises GSI 16 + PIRQ for both, so the interrupts only come
+# if the registers were read and the swizzle done right.
 nics=(-device e1000e,addr=7 -device e1000,addr=8 -device ich9-ahci,addr=9)
+q35_nics=(-device e1000,addr=0x19 -device pcie-root-port,id=rp1,chassis=1,addr=0x1c
+	  -device pcie-pci-bridge,id=pb1,bus=rp1 -device e1000,bus=pb1,addr=3)
 for m in pc q35; do
 	for mode in apic noapic; do
 		opt=""
 		[ $mode = noapic ] && opt=noapic
+		extra=()
+		[ $m = q35 ] && extra=("${q35_nics[@]}")
 		for t in pci:6 kernel/apic:2; do
 			pat=${t%:*} n=${t#*:}
 			boot hw-selftest-$m-$mode-${pat//\//-} --machine $m --timeout 60 \
-				--cmdline "$opt selftest=$pat/*" -- "${nics[@]}"
+				--cmdline "$opt selftest=$pat/*" -- "${nics[@]}" "${extra[@]}"
 			expect_rc "hw/selftest/$m/$mode/$pat" 0
 			expect_out "hw/selftest/$m/$mode/$pat/all-ran" "^selftest: $n passed, 0 failed"
+			[ $pat = pci ] || continue
+			case $m/$mode in
+			q35/apic)
+				expect_out "hw/intx/q35/d25ir" '\] pci 00:19\.0: INTA# -> PIRQ[A-H] -> GSI (1[6-9]|2[0-3]), IRQ [0-9]+ \(chipset route, D25IR\)$'
+				expect_out "hw/intx/q35/swizzled-d28ir" '\] pci 02:03\.0: INTA# -> 00:1c\.0 INTD# -> PIRQ[A-H] -> GSI (1[6-9]|2[0-3]), IRQ [0-9]+ \(chipset route, D28IR\)$'
+				expect_out "hw/intx/q35/uncovered-slot-keeps-line" '\] pci 00:08\.0: INTA# -> IRQ 1[01] \(Interrupt Line; no route register for its bus-0 device\)$' ;;
+			q35/noapic)
+				expect_out "hw/intx/q35/8259-keeps-line" '\] pci 00:19\.0: INTA# -> IRQ [0-9]+ \(Interrupt Line; 8259 mode\)$' ;;
+			pc/apic)
+				expect_out "hw/intx/pc/piix-keeps-line" '\] pci 00:08\.0: INTA# -> IRQ [0-9]+ \(Interrupt Line; no Intel ICH6\+ LPC bridge at 00:1f\.0\)$' ;;
+			esac
 			relay_tap | sed -E "s#^(ok|not ok) [0-9]+ - #\1 - $m/$mode/#"
 		done
 	done

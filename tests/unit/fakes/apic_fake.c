@@ -7,6 +7,9 @@ bool host_ioapic_on;
 int host_ioapic_pci_ret;
 int host_ioapic_pci_last = -1;
 int host_msi_next = 40;
+int host_ioapic_gsi_ret;
+int host_ioapic_gsi_last = -1;
+bool host_ioapic_gsi_level_low;
 
 bool ioapic_active(void)
 {
@@ -28,4 +31,13 @@ int msi_irq_alloc(u64 *addr, u32 *data)
 	host_msi_next++;
 	msi_compose(0, (u8)(IRQ_VECTOR_BASE + irq), addr, data);
 	return irq;
+}
+
+int ioapic_route_gsi(u32 gsi, bool level, bool active_low)
+{
+	host_ioapic_gsi_last = (int)gsi;
+	host_ioapic_gsi_level_low = level && active_low;
+	if (host_ioapic_gsi_ret < 0)
+		return host_ioapic_gsi_ret;
+	return (int)gsi + host_ioapic_gsi_ret;
 }

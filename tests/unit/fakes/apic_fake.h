@@ -1,7 +1,7 @@
 /*
  * apic_fake.c: host stand-ins for the kernel/apic.h calls PCI interrupt
- * code makes (ioapic_active, ioapic_isa_irq_pci, msi_irq_alloc), with
- * controls and a record of the calls.  msi_compose comes from the real
+ * code makes (ioapic_active, ioapic_isa_irq_pci, ioapic_route_gsi,
+ * msi_irq_alloc), with controls and a record of the calls.  msi_compose comes from the real
  * kernel/apic_encode.c, which tests list beside this fake.
  */
 #ifndef TESTS_UNIT_FAKES_APIC_FAKE_H
@@ -13,5 +13,8 @@ extern bool host_ioapic_on;		/* what ioapic_active() says */
 extern int host_ioapic_pci_ret;		/* what ioapic_isa_irq_pci() returns */
 extern int host_ioapic_pci_last;	/* its last argument, -1 if never called */
 extern int host_msi_next;		/* next IRQ msi_irq_alloc hands out, or an errno */
+extern int host_ioapic_gsi_ret;		/* ioapic_route_gsi(): IRQ = GSI + this, or an errno */
+extern int host_ioapic_gsi_last;	/* its last GSI, -1 if never called */
+extern bool host_ioapic_gsi_level_low;	/* its last call asked for level, active low */
 
 #endif
