@@ -8,10 +8,10 @@ img=$imgdir/3t.raw
 truncate -s 3T "$img"
 last_mib=$(( (3 << 20) - 1 ))
 boot ahci-3t --machine q35 --timeout 120 --disk "$img" \
-	--cmdline "writable=all run=\"lsblk sda; ahcistress sda mib=1 off=$last_mib seed=33 qd=32\""
+	--cmdline "writable=all run=\"lsblk sda; stress sda span=1 off=$last_mib seed=33 qd=32\""
 expect_rc "ahci-3t/run" 0
 expect_out "ahci-3t/capacity" '^sda +[0-9]+:[0-9]+ +3T +6442450944 +0 disk'
-expect_out "ahci-3t/last-mib-verify" 'AHCISTRESS result=PASS'
+expect_out "ahci-3t/last-mib-verify" 'STRESS sd[a-z] .*result=PASS$'
 stamp_check "ahci-3t/host-verify-last-mib" "$img" 33 "$last_mib" 1
 last=$(python3 -c "
 import struct

@@ -58,10 +58,10 @@ lsblk_matches ahci-attach/pc "$imgdir/d7.raw" "$imgdir/d4.raw"
 
 # INTx instead of MSI: the shared, level-triggered line carries the I/O.
 boot ahci-attach-intx --machine q35 --timeout 60 --disk "$imgdir/d2.raw" \
-	--cmdline 'writable=all ahci.msi=0 run="lspci; ahcistress sda mib=8 seed=21 qd=32; irqs"'
+	--cmdline 'writable=all ahci.msi=0 run="lspci; stress sda span=8 seed=21 qd=32; irqs"'
 expect_rc "ahci-attach/intx-run" 0
 expect_out "ahci-attach/intx-bound" '^00:1f\.2 8086:2922 0106\.01 SATA controller \(AHCI\) +irq [0-9]+  ahci'
-expect_out "ahci-attach/intx-io-verifies" 'AHCISTRESS result=PASS'
+expect_out "ahci-attach/intx-io-verifies" 'STRESS sd[a-z] .*result=PASS$'
 # q35's ICH9 routes the HBA's INTA# by D31IR to a PIRQ, I/O APIC input
 # 16-23 (pci_irq.c's chipset route), and that IRQ carried the I/O.
 expect_out "ahci-attach/intx-chipset-route" '\] pci 00:1f\.2: INTA# -> PIRQ[A-H] -> GSI (1[6-9]|2[0-3]), IRQ [0-9]+ \(chipset route, D31IR\)$'
@@ -71,17 +71,17 @@ stamp_check "ahci-attach/intx-host-verify" "$imgdir/d2.raw" 21 0 8
 
 # The same on pc, whose PIIX3 has no route registers: the Interrupt Line rule.
 boot ahci-attach-pc-intx --machine pc --timeout 60 --disk "$imgdir/d4.raw,bus=ahci" \
-	--cmdline 'writable=all ahci.msi=0 run="ahcistress sda mib=4 seed=22 qd=32; irqs"'
+	--cmdline 'writable=all ahci.msi=0 run="stress sda span=4 seed=22 qd=32; irqs"'
 expect_rc "ahci-attach/pc-intx-run" 0
 expect_out "ahci-attach/pc-intx-line-rule" '\] pci 00:[0-9a-f]{2}\.0: INTA# -> IRQ 1[01] \(Interrupt Line; no Intel ICH6\+ LPC bridge at 00:1f\.0\)$'
-expect_out "ahci-attach/pc-intx-io-verifies" 'AHCISTRESS result=PASS'
+expect_out "ahci-attach/pc-intx-io-verifies" 'STRESS sd[a-z] .*result=PASS$'
 expect_out "ahci-attach/pc-intx-line-counts" '^ *1[01] +ioapic +[1-9][0-9]* +ahci0$'
 
 # Without writable= the disk is read-only to the tools as to everyone.
 boot ahci-attach-ro --machine q35 --timeout 60 --disk "$imgdir/d2.raw" \
-	--cmdline 'run="ahcistress sda mib=1 op=write"'
+	--cmdline 'run="stress sda span=1 op=write"'
 expect_rc "ahci-attach/ro-write-refused" 1
-expect_out "ahci-attach/ro-said" '^ahcistress: read-only file system'
+expect_out "ahci-attach/ro-said" '^stress: read-only file system'
 
 # The CD-ROM takes the port after the disk; it must cost no waiting.
 boot ahci-attach-cdrom --machine q35 --timeout 60 --disk "$imgdir/d2.raw" --cdrom \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# AHCI data integrity at queue depth 32: ahcistress stamps every sector of
+# AHCI data integrity at queue depth 32: stress stamps every sector of
 # a region with shuffled, unmergeable requests of 1..128 sectors, 32 in
 # flight, reads them back and checks them; then the HOST checks every
 # stamped sector in the image.  Once with NCQ (the block trace must show
@@ -16,10 +16,10 @@ max_in_flight() {
 img=$imgdir/ncq.raw
 truncate -s 128M "$img"
 boot ahci-integrity-ncq --machine q35 --timeout 120 --disk "$img" \
-	--cmdline 'writable=all run="blktrace sda on; ahcistress sda mib=48 off=8 seed=11 qd=32; blktrace sda"'
+	--cmdline 'writable=all run="blktrace sda on; stress sda span=48 off=8 seed=11 qd=32; blktrace sda"'
 expect_rc "ahci-integrity/ncq-run" 0
 expect_out "ahci-integrity/ncq-in-use" 'ahci0\.0: sda: .* NCQ depth 32'
-expect_out "ahci-integrity/ncq-guest-verify" '^\[ *[0-9.]+\] AHCISTRESS result=PASS'
+expect_out "ahci-integrity/ncq-guest-verify" '^STRESS sda .*result=PASS$'
 stamp_check "ahci-integrity/ncq-host-verify" "$img" 11 8 48
 mt=$(out_value maxtags)
 if [ "${mt:-0}" -gt 1 ]; then ok "ahci-integrity/ncq-tags-in-flight-$mt"; else notok "ahci-integrity/ncq-tags-in-flight" "maxtags=$mt"; fi
@@ -31,10 +31,10 @@ if [ "$tags" -gt 1 ]; then ok "ahci-integrity/ncq-trace-$tags-distinct-tags"; el
 img=$imgdir/dma.raw
 truncate -s 128M "$img"
 boot ahci-integrity-dma --machine q35 --timeout 120 --disk "$img" \
-	--cmdline 'writable=all ahci.ncq=0 run="ahcistress sda mib=48 off=8 seed=12 qd=32"'
+	--cmdline 'writable=all ahci.ncq=0 run="stress sda span=48 off=8 seed=12 qd=32"'
 expect_rc "ahci-integrity/noncq-run" 0
 expect_out "ahci-integrity/noncq-in-use" 'ahci0\.0: sda: .* DMA depth 32'
-expect_out "ahci-integrity/noncq-guest-verify" '^\[ *[0-9.]+\] AHCISTRESS result=PASS'
+expect_out "ahci-integrity/noncq-guest-verify" '^STRESS sda .*result=PASS$'
 stamp_check "ahci-integrity/noncq-host-verify" "$img" 12 8 48
 
 # bench: the peer's workloads and BENCH lines, on this driver.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Resets in the middle of queue-depth-32 I/O (ahcistress runs ahcireset
+# Resets in the middle of queue-depth-32 I/O (stress runs ahcireset
 # during its reads, once all 32 requests are out; the disk is throttled,
 # past QEMU's initial burst, to keep them out): a COMRESET of the busy port, then an HBA
 # reset asked for by the other port.  Every command the reset took is requeued and redone;
@@ -9,10 +9,10 @@
 a=$imgdir/a.raw b=$imgdir/b.raw
 truncate -s 128M "$a" "$b"
 boot ahci-reset --machine q35 --timeout 120 --disk "$a,throttling.iops-total=300" --disk "$b" \
-	--cmdline 'writable=all run="ahcistress sda mib=8 seed=13 qd=32 reset=sda:port at=400; ahcistress sda mib=8 off=48 seed=14 qd=32 reset=sdb:hba at=400; ahcistress sdb mib=4 seed=15"'
+	--cmdline "writable=all run=\"stress sda ios=0 span=8 seed=13 qd=32 at=400 during='ahcireset sda port'; stress sda ios=0 span=8 off=48 seed=14 qd=32 at=400 during='ahcireset sdb hba'; stress sdb ios=0 span=4 seed=15\""
 expect_rc "ahci-reset/run" 0
 expect_out "ahci-reset/hba-reset-done" 'ahci0: port 1 does not recover: resetting the HBA'
-n=$(grep -c 'AHCISTRESS result=PASS' "$out")
+n=$(grep -c 'STRESS sd[a-z] .*result=PASS$' "$out")
 if [ "$n" = 3 ]; then ok "ahci-reset/all-verify-in-guest"; else notok "ahci-reset/all-verify-in-guest" "$n of 3 passed"; fi
 r1=$(grep -o 'requeues=[0-9]*' "$out" | sed -n 1p | cut -d= -f2)
 r2=$(grep -o 'requeues=[0-9]*' "$out" | sed -n 2p | cut -d= -f2)

@@ -8,7 +8,6 @@
 # name: an invocation that must fail with the given output.
 errors=(
 	"ahcireset|ahcireset|^usage: ahcireset"
-	"ahcistress|ahcistress|^usage: ahcistress"
 	"apic|apic x|^usage: apic$"
 	"bench|bench|^usage: bench"
 	"blkid|blkid nosuch|^blkid: nosuch: no such block device"
@@ -29,7 +28,6 @@ errors=(
 	"help|help nosuch|^help: no command nosuch"
 	"hexdump|hexdump|^usage: hexdump"
 	"ide|ide x|^usage: ide$"
-	"idestress|idestress|^usage: idestress"
 	"iostat|iostat 0|^usage: iostat"
 	"irqs|irqs x|^usage: irqs$"
 	"ln|ln|^usage: ln"
@@ -50,6 +48,9 @@ errors=(
 	"selftest|selftest|^usage: selftest"
 	"sha256sum|sha256sum|^usage: sha256sum"
 	"stat|stat|^usage: stat"
+	"stress|stress|^usage: stress"
+	"stress-nodev|stress nosuch|^stress: nosuch: no such block device"
+	"stress-args|stress ram0 at=5|^usage: stress"
 	"sync|sync x|^usage: sync$"
 	"umount|umount|^usage: umount"
 	"uptime|uptime x|^usage: uptime$"
@@ -94,3 +95,8 @@ expect_out "commands/meminfo/ok" '^Zone +total +free'
 expect_out "commands/params/ok" '^  writable +'
 expect_out "commands/selftest-list/ok" '^kernel/time/tick$'
 expect_out "commands/echo/ok" '^the end$'
+
+# stress by time on a RAM disk: reads, writes and flushes mixed, then the sweep.
+boot commands-stress --timeout 60 --cmdline 'ram.count=1 ram.size=16M writable=ram0 run="stress ram0 secs=1 span=8 qd=8 seed=3"'
+expect_rc "commands/stress/ok" 0
+expect_out "commands/stress/mixed" '^STRESS ram0 ios=[0-9]+ reads=[1-9][0-9]* writes=[1-9][0-9]* flushes=[1-9][0-9]* .*seed=3 .*eio=0 bad=0 .*result=PASS$'

@@ -9,14 +9,13 @@
 
 img=$logdir/ide-errors
 rm -rf "$img" && mkdir -p "$img"
-check=tests/qemu/ide_check.py
 printf '[inject-error]\nevent = "read_aio"\niotype = "read"\nerrno = "5"\nsector = "1000"\nonce = "off"\n\n'`
 	`'[inject-error]\nevent = "write_aio"\niotype = "write"\nerrno = "5"\nsector = "3000"\nonce = "off"\n' \
 	>"$img/errors.cfg"
 
 cmds="hexdump hda 511488 16; hexdump hda 512000 16; hexdump hda 512512 16"
 cmds+="; dd if=hda of=hda bs=512 count=1 skip=10 seek=3000; dd if=hda of=hda bs=512 count=1 skip=10 seek=3001"
-cmds+="; idestress hda off=8192 sectors=4096 ios=300 seed=4; iostat hda; ide"
+cmds+="; stress hda off=8192s span=4096s ios=300 seed=4; iostat hda; ide"
 
 for mode in dma pio; do
 	opts="" rd="READ DMA" wr="WRITE DMA"
@@ -33,10 +32,9 @@ for mode in dma pio; do
 	expect_out "ide/errors/$mode/write-names-sector" "hda: $wr(| EXT) failed at sector 3000 "
 	expect_out "ide/errors/$mode/write-eio" '^dd: writing hda: I/O error'
 	expect_out "ide/errors/$mode/write-after" '^1\+0 records out'
-	expect_out "ide/errors/$mode/disk-still-works" 'idestress hda: .*seed=4 .*bad=0 .*result=PASS'
+	expect_out "ide/errors/$mode/disk-still-works" 'STRESS hda .*seed=4 .*bad=0 .*result=PASS$'
 	expect_no_out "ide/errors/$mode/no-reset" 'resetting the channel|timed out'
 	expect_out "ide/errors/$mode/counted" '^    hda: ATA "QEMU HARDDISK" 32768 sectors .* errors 2 timeouts 0$'
 	expect_out "ide/errors/$mode/channel-idle" '^  ide0: legacy .* state idle .* resets 0$'
-	why=$(python3 $check "$img/$mode.raw" 8192 4096 4 | tail -1)
-	if [ -z "$why" ]; then ok "ide/errors/$mode/host-check"; else notok "ide/errors/$mode/host-check" "$why"; fi
+	lba_check "ide/errors/$mode/host-check" "$img/$mode.raw" 4 8192 4096
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Data integrity on a real IDE disk: the LBA-stamped random stress
-# (idestress: random sizes, offsets, memory zones and misalignments, then
+# (stress: random sizes, offsets, memory zones and misalignments, then
 # a stamped sweep, a cache flush and a full read-back) with bus-master DMA
 # and again with ide.nodma (PIO through kmap_atomic).  After each run the
 # host reads the image: every stamped sector must hold its own LBA and the
@@ -11,20 +11,18 @@
 
 img=$logdir/ide-integrity
 rm -rf "$img" && mkdir -p "$img"
-check=tests/qemu/ide_check.py
 
 # run NAME MODE-OPTIONS SEED: stress [2048, 2048+40960) on a fresh 64 MiB image.
 run() {
 	local name=$1 opts=$2 seed=$3 why
 	truncate -s 64M "$img/$name.raw"
 	boot ide-integrity-$name --timeout 240 --disk "$img/$name.raw" \
-		--cmdline "writable=hda $opts run=\"idestress hda off=2048 sectors=40960 ios=1500 seed=$seed; iostat hda\""
+		--cmdline "writable=hda $opts run=\"stress hda off=2048s span=40960s ios=1500 seed=$seed; iostat hda\""
 	expect_rc "ide/integrity/$name/run" 0
-	expect_out "ide/integrity/$name/pass" "idestress hda: .* seed=$seed .*bad=0 .*result=PASS"
+	expect_out "ide/integrity/$name/pass" "STRESS hda .* seed=$seed .*bad=0 .*result=PASS$"
 	expect_no_out "ide/integrity/$name/no-errors" 'hda: .*(failed|timed out|refusing)'
 	expect_out "ide/integrity/$name/flushed-at-exit" 'hda: write cache flushed'
-	why=$(python3 $check "$img/$name.raw" 2048 40960 "$seed" --zero 0 2048 --zero 43008 2048 | tail -1)
-	if [ -z "$why" ]; then ok "ide/integrity/$name/host-check"; else notok "ide/integrity/$name/host-check" "$why"; fi
+	lba_check "ide/integrity/$name/host-check" "$img/$name.raw" "$seed" 2048 40960 --zero 0:2048 --zero 43008:2048
 }
 
 run dma "" 7
@@ -37,14 +35,13 @@ expect_out "ide/integrity/pio/mode" 'hda: QEMU HARDDISK, .*, PIO'
 truncate -s 64M "$img/master.raw"
 truncate -s 48M "$img/slave.raw"
 boot ide-integrity-pair --timeout 240 --disk "$img/master.raw" --disk "$img/slave.raw" \
-	--cmdline 'writable=hda,hdb run="idestress hda,hdb sectors=32768 ios=1500 seed=21; iostat"'
+	--cmdline 'writable=hda,hdb run="stress hda,hdb span=32768s ios=1500 seed=21; iostat"'
 expect_rc "ide/integrity/pair/run" 0
 for d in hda hdb; do
-	expect_out "ide/integrity/pair/$d-pass" "idestress $d: .*seed=21 .*bad=0 .*result=PASS"
+	expect_out "ide/integrity/pair/$d-pass" "STRESS $d .*seed=21 .*bad=0 .*result=PASS$"
 done
 for f in master slave; do
-	why=$(python3 $check "$img/$f.raw" 0 32768 21 --zero 32768 2048 | tail -1)
-	if [ -z "$why" ]; then ok "ide/integrity/pair/$f-host-check"; else notok "ide/integrity/pair/$f-host-check" "$why"; fi
+	lba_check "ide/integrity/pair/$f-host-check" "$img/$f.raw" 21 0 32768 --zero 32768:2048
 done
 
 # The peer's workloads: a verify pass and the throughput lines.
@@ -57,5 +54,4 @@ for w in seqwrite:bs=1M seqread:bs=1M randread:qd=1 randread:qd=32; do
 	expect_out "ide/bench/$w" "BENCH ${w%%:*} ${w#*:} .*(MiBps|iops)="
 done
 # verify wrote 16 MiB at 64 MiB with seed 1; the other workloads stayed below.
-why=$(python3 $check "$img/bench.raw" 131072 32768 1 | tail -1)
-if [ -z "$why" ]; then ok "ide/bench/verify-host-check"; else notok "ide/bench/verify-host-check" "$why"; fi
+lba_check "ide/bench/verify-host-check" "$img/bench.raw" 1 131072 32768

@@ -38,3 +38,16 @@ expect_no_out() {
 relay_tap() {
 	grep -E '^(ok|not ok) ' "$out"
 }
+
+# lba_check NAME IMAGE SEED FIRST COUNT [lbapattern options]: every sector
+# of [FIRST, FIRST+COUNT) in IMAGE holds the LBA pattern for SEED (what
+# stress and bench verify write), checked from the host by tools/lbapattern.
+lba_check() {
+	local name=$1 img=$2 seed=$3 first=$4 n=$5 why
+	shift 5
+	if why=$(tools/lbapattern check "$img" --seed "$seed" --lba "$first" --sectors "$n" "$@"); then
+		ok "$name"
+	else
+		notok "$name" "$(echo "$why" | tail -1) ($img)"
+	fi
+}
