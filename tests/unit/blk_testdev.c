@@ -257,3 +257,26 @@ void tbio_endio(struct bio *bio, int error)
 	r->r_calls++;
 	r->r_error = error;
 }
+
+struct bio *tbios[TBIO_SLOTS];
+struct tbio_result tres[TBIO_SLOTS];
+
+struct bio *tbio_slot(enum host_mem_range r, u32 rw, sector_t sector, u32 nr, u32 off, int i)
+{
+	struct bio *b = tbio_alloc(r, rw, sector, nr, off);
+
+	tres[i].r_calls = 0;
+	tres[i].r_error = 1;
+	b->bi_private = &tres[i];
+	b->bi_end_io = tbio_endio;
+	tbios[i] = b;
+	return b;
+}
+
+void tbio_free_slots(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		tbio_free(tbios[i]);
+}

@@ -71,4 +71,16 @@ struct tbio_result {
 };
 void tbio_endio(struct bio *bio, int error);
 
+/*
+ * A table of test bios, each with its result, for tests that submit many:
+ * tbio_slot() is tbio_alloc() into tbios[i] with tres[i] reset (no calls
+ * yet, error 1) and tbio_endio() wired to it; tbio_free_slots() frees
+ * the first n.
+ */
+#define TBIO_SLOTS	256
+extern struct bio *tbios[TBIO_SLOTS];
+extern struct tbio_result tres[TBIO_SLOTS];
+struct bio *tbio_slot(enum host_mem_range r, u32 rw, sector_t sector, u32 nr, u32 off, int i);
+void tbio_free_slots(int n);
+
 #endif

@@ -15,29 +15,6 @@
 
 #define NBIO	64
 
-static struct bio *bios[NBIO * 4];
-static struct tbio_result res[NBIO * 4];
-
-static struct bio *mk(enum host_mem_range r, u32 rw, sector_t s, u32 nr, u32 off, int i)
-{
-	struct bio *b = tbio_alloc(r, rw, s, nr, off);
-
-	res[i].r_calls = 0;
-	res[i].r_error = 1;
-	b->bi_private = &res[i];
-	b->bi_end_io = tbio_endio;
-	bios[i] = b;
-	return b;
-}
-
-static void free_all(int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		tbio_free(bios[i]);
-}
-
 /* 64 sequential 4 KiB writes while plugged become requests of max_sectors. */
 static void test_sequential_merge_to_limit(void)
 {
@@ -49,9 +26,9 @@ static void test_sequential_merge_to_limit(void)
 	blk_unplug(td->td_q);
 	td->td_q->q_unplug_thresh = 1000;	/* only the explicit unplug */
 	for (i = 0; i < NBIO; i++) {
-		mk(HOST_MEM_NORMAL, REQ_WRITE, i * 8, 8, 0, i);
-		tbio_stamp(bios[i], 1);
-		blk_queue_submit_bio(td->td_q, bios[i]);
+		tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, i * 8, 8, 0, i);
+		tbio_stamp(tbios[i], 1);
+		blk_queue_submit_bio(td->td_q, tbios[i]);
 	}
 	CHECK_EQ(td->td_nlog, 0);		/* held by the plug */
 	blk_unplug(td->td_q);
@@ -61,13 +38,13 @@ static void test_sequential_merge_to_limit(void)
 		CHECK_EQ(td->td_log[i].l_bytes, 64 * 512);
 	}
 	for (i = 0; i < NBIO; i++)
-		CHECK(res[i].r_calls == 1 && res[i].r_error == 0);
+		CHECK(tres[i].r_calls == 1 && tres[i].r_error == 0);
 	CHECK(tdev_check(td, 0, NBIO * 8, 1));
 	CHECK_EQ(blk_trace_count(td->td_q, seq, BLK_TA_BACKMERGE), NBIO - 8);
 	CHECK_EQ(td->td_q->q_stats.st_merges[1], NBIO - 8);
 	CHECK_EQ(td->td_q->q_stats.st_ios[1], 8);
 	CHECK_EQ(td->td_q->q_stats.st_sectors[1], NBIO * 8);
-	free_all(NBIO);
+	tbio_free_slots(NBIO);
 	tdev_destroy(td);
 	CHECK_EQ(host_mempool_live, 0);
 }
@@ -79,11 +56,11 @@ static void test_front_and_gap_merge(void)
 	u64 seq = blk_trace_seq(td->td_q);
 
 	td->td_q->q_unplug_thresh = 1000;
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 8, 8, 0, 0));
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 0, 1));
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 24, 8, 0, 2));
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, 0, 16, 8, 0, 3));	/* a read: no */
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 16, 8, 0, 4));
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 8, 8, 0, 0));
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 0, 1));
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 24, 8, 0, 2));
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, 0, 16, 8, 0, 3));	/* a read: no */
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 16, 8, 0, 4));
 	CHECK_EQ(blk_trace_count(td->td_q, seq, BLK_TA_FRONTMERGE), 1);
 	CHECK_EQ(blk_trace_count(td->td_q, seq, BLK_TA_RQMERGE), 1);
 	blk_unplug(td->td_q);
@@ -93,7 +70,7 @@ static void test_front_and_gap_merge(void)
 	CHECK_EQ(td->td_log[1].l_bytes, 32 * 512);
 	CHECK_EQ(td->td_q->q_stats.st_in_flight, 0);
 	CHECK_EQ(td->td_q->q_stats.st_ios[1], 1);
-	free_all(5);
+	tbio_free_slots(5);
 	tdev_destroy(td);
 }
 
@@ -105,25 +82,25 @@ static void test_plugging_off_and_threshold(void)
 
 	blk_queue_plugging(td->td_q, false);
 	for (i = 0; i < 4; i++)
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, i * 8, 8, 0, i));
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, i * 8, 8, 0, i));
 	CHECK_EQ(td->td_nlog, 4);
-	free_all(4);
+	tbio_free_slots(4);
 	blk_queue_plugging(td->td_q, true);
 	/* Plugged: unplugged when BLK_UNPLUG_THRESH requests wait. */
 	for (i = 0; i < (int)BLK_UNPLUG_THRESH; i++)
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 100 + i * 16, 8, 0, i));
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 100 + i * 16, 8, 0, i));
 	CHECK_EQ(td->td_nlog, 4 + BLK_UNPLUG_THRESH);
-	free_all(BLK_UNPLUG_THRESH);
+	tbio_free_slots(BLK_UNPLUG_THRESH);
 	/* Plugged: the timer unplugs a lone request. */
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 500, 8, 0, 0));
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 500, 8, 0, 0));
 	CHECK_EQ(td->td_nlog, 8);
 	host_advance_ns(BLK_UNPLUG_DELAY_MS * 2 * NSEC_PER_MSEC);
 	CHECK_EQ(td->td_nlog, 9);
-	free_all(1);
+	tbio_free_slots(1);
 	/* A sync bio does not wait for the plug. */
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_SYNC, 500, 8, 0, 0));
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_SYNC, 500, 8, 0, 0));
 	CHECK_EQ(td->td_nlog, 10);
-	free_all(1);
+	tbio_free_slots(1);
 	tdev_destroy(td);
 }
 
@@ -139,28 +116,28 @@ static void test_split_to_limits_data(void)
 	blk_queue_max_segments(q, 2);
 	blk_queue_max_segment_size(q, 1024);
 	for (i = 0; i < 8; i++) {
-		mk(i & 1 ? HOST_MEM_HIGH4G : HOST_MEM_DMA, REQ_WRITE, 100 * i, 7 + i * 5, 512 * i, i);
-		tbio_stamp(bios[i], 7);
-		blk_queue_submit_bio(q, bios[i]);
+		tbio_slot(i & 1 ? HOST_MEM_HIGH4G : HOST_MEM_DMA, REQ_WRITE, 100 * i, 7 + i * 5, 512 * i, i);
+		tbio_stamp(tbios[i], 7);
+		blk_queue_submit_bio(q, tbios[i]);
 	}
 	blk_unplug(q);
 	for (i = 0; i < 8; i++) {
-		CHECK(res[i].r_calls == 1 && res[i].r_error == 0);
+		CHECK(tres[i].r_calls == 1 && tres[i].r_error == 0);
 		CHECK(tdev_check(td, 100 * i, 7 + i * 5, 7));
 	}
 	for (i = 0; i < (int)td->td_nlog; i++)
 		CHECK(td->td_log[i].l_bytes <= 3 * 512);
 	CHECK(q->q_stats.st_splits > 0);
-	free_all(8);
+	tbio_free_slots(8);
 	/* Read back through the same limits into fresh pages. */
 	for (i = 0; i < 8; i++) {
-		mk(HOST_MEM_HIGH, 0, 100 * i, 7 + i * 5, 1536, i);
-		blk_queue_submit_bio(q, bios[i]);
+		tbio_slot(HOST_MEM_HIGH, 0, 100 * i, 7 + i * 5, 1536, i);
+		blk_queue_submit_bio(q, tbios[i]);
 	}
 	blk_unplug(q);
 	for (i = 0; i < 8; i++)
-		CHECK(res[i].r_calls == 1 && tbio_check(bios[i], 100 * i, 7));
-	free_all(8);
+		CHECK(tres[i].r_calls == 1 && tbio_check(tbios[i], 100 * i, 7));
+	tbio_free_slots(8);
 	tdev_destroy(td);
 	CHECK_EQ(host_mempool_live, 0);
 }
@@ -174,13 +151,13 @@ static void test_partial_completion(void)
 	td->td_chunk = 512;
 	td->td_q->q_unplug_thresh = 1000;
 	for (i = 0; i < 3; i++)
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, i * 4, 4, 0, i));
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, i * 4, 4, 0, i));
 	blk_unplug(td->td_q);
 	CHECK_EQ(td->td_nlog, 1);
 	for (i = 0; i < 3; i++)
-		CHECK(res[i].r_calls == 1 && res[i].r_error == 0);
+		CHECK(tres[i].r_calls == 1 && tres[i].r_error == 0);
 	CHECK_EQ(td->td_q->q_rq_in_use, 0);
-	free_all(3);
+	tbio_free_slots(3);
 	tdev_destroy(td);
 }
 
@@ -195,15 +172,15 @@ static void test_pool_runs_dry(void)
 	blk_queue_plugging(td->td_q, false);
 	host_idle_calls = 0;
 	for (i = 0; i < n; i++)
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE | REQ_NOMERGE,
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE | REQ_NOMERGE,
 						  i * 16, 8, 0, i));
 	CHECK(host_idle_calls > 0);
 	CHECK(td->td_max_held <= BLK_DEF_NR_REQUESTS);
 	tdev_complete(td);
 	for (i = 0; i < n; i++)
-		CHECK(res[i].r_calls == 1 && res[i].r_error == 0);
+		CHECK(tres[i].r_calls == 1 && tres[i].r_error == 0);
 	CHECK_EQ(td->td_q->q_rq_in_use, 0);
-	free_all(n);
+	tbio_free_slots(n);
 	tdev_destroy(td);
 }
 
@@ -215,18 +192,18 @@ static void test_requeue_stop_start(void)
 
 	td->td_busy_once = 1;
 	blk_queue_plugging(td->td_q, false);
-	mk(HOST_MEM_NORMAL, REQ_WRITE, 40, 8, 0, 0);
-	tbio_stamp(bios[0], 3);
-	blk_queue_submit_bio(td->td_q, bios[0]);
-	CHECK_EQ(res[0].r_calls, 0);
+	tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 40, 8, 0, 0);
+	tbio_stamp(tbios[0], 3);
+	blk_queue_submit_bio(td->td_q, tbios[0]);
+	CHECK_EQ(tres[0].r_calls, 0);
 	CHECK(td->td_q->q_flags & QUEUE_FLAG_STOPPED);
 	CHECK_EQ(td->td_q->q_stats.st_requeues, 1);
 	spin_lock_irqsave(td->td_q->q_lock, flags);
 	blk_start_queue(td->td_q);
 	spin_unlock_irqrestore(td->td_q->q_lock, flags);
-	CHECK_EQ(res[0].r_calls, 1);
+	CHECK_EQ(tres[0].r_calls, 1);
 	CHECK(tdev_check(td, 40, 8, 3));
-	free_all(1);
+	tbio_free_slots(1);
 	tdev_destroy(td);
 }
 
@@ -250,18 +227,18 @@ static void test_prep_once_and_kill(void)
 	blk_queue_plugging(td->td_q, false);
 	td->td_busy_once = 1;
 	prep_calls = 0;
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 8, 8, 0, 0));
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 8, 8, 0, 0));
 	blk_run_queue(td->td_q);	/* stopped: nothing */
 	spin_lock_irq(td->td_q->q_lock);
 	blk_start_queue(td->td_q);
 	spin_unlock_irq(td->td_q->q_lock);
-	CHECK_EQ(res[0].r_calls, 1);
+	CHECK_EQ(tres[0].r_calls, 1);
 	CHECK_EQ(prep_calls, 1);	/* built once, despite the requeue */
 	prep_kill_sector = 64;
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 64, 8, 0, 1));
-	CHECK(res[1].r_calls == 1 && res[1].r_error == -EIO);
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 64, 8, 0, 1));
+	CHECK(tres[1].r_calls == 1 && tres[1].r_error == -EIO);
 	prep_kill_sector = -1;
-	free_all(2);
+	tbio_free_slots(2);
 	tdev_destroy(td);
 }
 
@@ -287,7 +264,7 @@ static void test_timeout_retries(void)
 	blk_queue_plugging(q, false);
 	timeouts_seen = 0;
 	timeout_verdict = BLK_EH_RETRY;
-	blk_queue_submit_bio(q, mk(HOST_MEM_NORMAL, REQ_WRITE, 8, 8, 0, 0));
+	blk_queue_submit_bio(q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 8, 8, 0, 0));
 	CHECK_EQ(td->td_nlog, 1);
 	for (i = 0; i <= BLK_DEF_MAX_RETRIES; i++) {
 		td->td_nheld = 0;	/* the device "lost" it */
@@ -295,27 +272,27 @@ static void test_timeout_retries(void)
 	}
 	CHECK_EQ(timeouts_seen, BLK_DEF_MAX_RETRIES + 1);
 	CHECK_EQ(td->td_nlog, BLK_DEF_MAX_RETRIES + 1);	/* re-issued each retry */
-	CHECK(res[0].r_calls == 1 && res[0].r_error == -EIO);
+	CHECK(tres[0].r_calls == 1 && tres[0].r_error == -EIO);
 	CHECK_EQ(q->q_stats.st_timeouts, BLK_DEF_MAX_RETRIES + 1);
 	CHECK_EQ(q->q_in_driver, 0);
 	/* More time, then it completes after all. */
 	timeout_verdict = BLK_EH_RESET_TIMER;
-	blk_queue_submit_bio(q, mk(HOST_MEM_NORMAL, REQ_WRITE, 16, 8, 0, 1));
+	blk_queue_submit_bio(q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 16, 8, 0, 1));
 	host_advance_ns(150 * NSEC_PER_MSEC);
-	CHECK_EQ(res[1].r_calls, 0);
+	CHECK_EQ(tres[1].r_calls, 0);
 	tdev_complete(td);
-	CHECK(res[1].r_calls == 1 && res[1].r_error == 0);
+	CHECK(tres[1].r_calls == 1 && tres[1].r_error == 0);
 	/* Give up at once: -EIO, no retry. */
 	timeout_verdict = BLK_EH_FAIL;
 	timeouts_seen = 0;
-	blk_queue_submit_bio(q, mk(HOST_MEM_NORMAL, 0, 24, 8, 0, 2));
+	blk_queue_submit_bio(q, tbio_slot(HOST_MEM_NORMAL, 0, 24, 8, 0, 2));
 	td->td_nheld = 0;
 	host_advance_ns(150 * NSEC_PER_MSEC);
 	CHECK_EQ(timeouts_seen, 1);
-	CHECK(res[2].r_calls == 1 && res[2].r_error == -EIO);
+	CHECK(tres[2].r_calls == 1 && tres[2].r_error == -EIO);
 	CHECK_EQ(q->q_in_driver, 0);
 	CHECK_EQ(q->q_rq_in_use, 0);
-	free_all(3);
+	tbio_free_slots(3);
 	tdev_destroy(td);
 }
 
@@ -328,13 +305,13 @@ static void test_error_reaches_every_bio(void)
 	td->td_fail_sector = 12;
 	td->td_q->q_unplug_thresh = 1000;
 	for (i = 0; i < 3; i++)
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, 0, i * 8, 8, 0, i));
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, 0, i * 8, 8, 0, i));
 	blk_unplug(td->td_q);
 	CHECK_EQ(td->td_nlog, 1);
 	for (i = 0; i < 3; i++)
-		CHECK(res[i].r_calls == 1 && res[i].r_error == -EIO);
+		CHECK(tres[i].r_calls == 1 && tres[i].r_error == -EIO);
 	CHECK_EQ(td->td_q->q_stats.st_errors, 1);
-	free_all(3);
+	tbio_free_slots(3);
 	tdev_destroy(td);
 }
 
@@ -345,27 +322,27 @@ static void test_submit_through_bdev(void)
 	struct bio *b;
 
 	blk_queue_plugging(td->td_q, false);
-	b = mk(HOST_MEM_NORMAL, REQ_WRITE, 10, 8, 0, 0);
+	b = tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 10, 8, 0, 0);
 	b->bi_bdev = &part;
 	tbio_stamp(b, 9);	/* stamped for sector 10... */
 	submit_bio(b);
-	CHECK(res[0].r_calls == 1 && res[0].r_error == 0);
+	CHECK(tres[0].r_calls == 1 && tres[0].r_error == 0);
 	CHECK_EQ(td->td_log[0].l_pos, 110);	/* ...lands at 110 */
-	b = mk(HOST_MEM_NORMAL, REQ_WRITE, 45, 8, 0, 1);
+	b = tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 45, 8, 0, 1);
 	b->bi_bdev = &part;
 	submit_bio(b);
-	CHECK_EQ(res[1].r_error, -EIO);		/* past the end */
+	CHECK_EQ(tres[1].r_error, -EIO);		/* past the end */
 	part.bd_read_only = true;
-	b = mk(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 0, 2);
+	b = tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 0, 2);
 	b->bi_bdev = &part;
 	submit_bio(b);
-	CHECK_EQ(res[2].r_error, -EROFS);
-	b = mk(HOST_MEM_NORMAL, REQ_WRITE, 0, 1, 0, 3);
+	CHECK_EQ(tres[2].r_error, -EROFS);
+	b = tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 0, 1, 0, 3);
 	b->bi_iter.bi_size = 100;		/* not a whole sector */
 	blk_queue_submit_bio(td->td_q, b);
-	CHECK_EQ(res[3].r_error, -EINVAL);
+	CHECK_EQ(tres[3].r_error, -EINVAL);
 	b->bi_iter.bi_size = 512;
-	free_all(4);
+	tbio_free_slots(4);
 	tdev_destroy(td);
 }
 
@@ -375,11 +352,11 @@ static void test_iostat_line(void)
 	char line[256];
 
 	blk_queue_plugging(td->td_q, false);
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, 0, 0, 8, 0, 0));
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 8, 16, 0, 1));
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, 0, 0, 8, 0, 0));
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 8, 16, 0, 1));
 	blk_stat_format(td->td_q, line, sizeof(line));
 	CHECK(str_starts(line, "tdev     1 0 8 0 1 0 16 0 0 "));
-	free_all(2);
+	tbio_free_slots(2);
 	tdev_destroy(td);
 }
 
@@ -391,7 +368,7 @@ static void test_elevator_switch_drains(void)
 
 	td->td_q->q_unplug_thresh = 1000;
 	for (i = 0; i < 10; i++)
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, (10 - i) * 16, 8, 0, i));
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, (10 - i) * 16, 8, 0, i));
 	CHECK_EQ(td->td_q->q_in_elevator, 10);
 	CHECK_EQ(elevator_switch(td->td_q, "noop"), 0);
 	CHECK_STR(td->td_q->q_elevator->e_type->et_name, "noop");
@@ -399,8 +376,8 @@ static void test_elevator_switch_drains(void)
 	blk_unplug(td->td_q);
 	CHECK_EQ(td->td_nlog, 10);
 	for (i = 0; i < 10; i++)
-		CHECK(res[i].r_calls == 1);
-	free_all(10);
+		CHECK(tres[i].r_calls == 1);
+	tbio_free_slots(10);
 	tdev_destroy(td);
 }
 
@@ -414,20 +391,20 @@ static void test_pool_dry_in_interrupt(void)
 	td->td_async = true;
 	blk_queue_plugging(td->td_q, false);
 	for (i = 0; i < BLK_DEF_NR_REQUESTS; i++)
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE | REQ_NOMERGE,
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE | REQ_NOMERGE,
 						  i * 16, 8, 0, (int)i));
 	CHECK_EQ(td->td_q->q_rq_in_use, BLK_DEF_NR_REQUESTS);
 	host_in_interrupt = true;
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 4000, 8, 0, (int)i));
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 4000, 8, 0, (int)i));
 	host_in_interrupt = false;
 	CHECK_EQ(host_idle_calls, idle);		/* it did not wait */
 	CHECK_EQ(td->td_nheld, BLK_DEF_NR_REQUESTS + 1);
 	tdev_complete(td);
 	for (i = 0; i <= BLK_DEF_NR_REQUESTS; i++)
-		CHECK(res[i].r_calls == 1 && res[i].r_error == 0);
+		CHECK(tres[i].r_calls == 1 && tres[i].r_error == 0);
 	CHECK_EQ(td->td_q->q_rq_in_use, 0);
 	CHECK_EQ(td->td_q->q_stats.st_in_flight, 0);
-	free_all(BLK_DEF_NR_REQUESTS + 1);
+	tbio_free_slots(BLK_DEF_NR_REQUESTS + 1);
 	tdev_destroy(td);
 }
 

@@ -8,31 +8,6 @@
 #include "tests/unit/fakes/sched_fake.h"
 #include "kernel/errno.h"
 
-#define NB	64
-
-static struct bio *bios[NB];
-static struct tbio_result res[NB];
-
-static struct bio *mk(enum host_mem_range r, u32 rw, sector_t s, u32 nr, u32 off, int i)
-{
-	struct bio *b = tbio_alloc(r, rw, s, nr, off);
-
-	res[i].r_calls = 0;
-	res[i].r_error = 1;
-	b->bi_private = &res[i];
-	b->bi_end_io = tbio_endio;
-	bios[i] = b;
-	return b;
-}
-
-static void free_all(int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		tbio_free(bios[i]);
-}
-
 /* Pull one request through the driver by hand. */
 static struct request *pull(struct request_queue *q)
 {
@@ -69,7 +44,7 @@ static void finish_manual(struct tdev *td, int n)
 	blk_start_queue(td->td_q);
 	spin_unlock_irq(td->td_q->q_lock);
 	blk_unplug(td->td_q);
-	free_all(n);
+	tbio_free_slots(n);
 	tdev_destroy(td);
 }
 
@@ -81,7 +56,7 @@ static void test_noop_fifo(void)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, order[i], 8, 0, i));
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, order[i], 8, 0, i));
 	for (i = 0; i < 4; i++) {
 		rq = pull(td->td_q);
 		CHECK(rq && blk_rq_pos(rq) == order[i]);
@@ -101,7 +76,7 @@ static void test_deadline_sorted_sweep(void)
 	int i;
 
 	for (i = 0; i < 5; i++)
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, in[i], 8, 0, i));
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, in[i], 8, 0, i));
 	for (i = 0; i < 5; i++) {
 		rq = pull(td->td_q);
 		CHECK(rq && blk_rq_pos(rq) == out[i]);
@@ -121,9 +96,9 @@ static void test_deadline_expired_read_first(void)
 		struct request *rq;
 
 		CHECK_EQ(elv_tunable_set(td->td_q, "fifo_batch", 1), 0);
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, 0, 100, 8, 0, 0));
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, 0, 50, 8, 0, 1));
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, 0, 300, 8, 0, 2));
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, 0, 100, 8, 0, 0));
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, 0, 50, 8, 0, 1));
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, 0, 300, 8, 0, 2));
 		rq = pull(td->td_q);
 		CHECK(rq && blk_rq_pos(rq) == 100);	/* oldest starts the sweep */
 		end(rq);
@@ -149,9 +124,9 @@ static void test_deadline_writes_starved(void)
 	CHECK_EQ(elv_tunable_set(td->td_q, "fifo_batch", 1), 0);
 	CHECK_EQ(elv_tunable_set(td->td_q, "writes_starved", 2), 0);
 	CHECK_EQ(elv_tunable_set(td->td_q, "fifo_batch", 0), -ERANGE);
-	blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, REQ_WRITE, 5000, 8, 0, 0));
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 5000, 8, 0, 0));
 	for (i = 1; i < 8; i++)
-		blk_queue_submit_bio(td->td_q, mk(HOST_MEM_NORMAL, 0, i * 100, 8, 0, i));
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, 0, i * 100, 8, 0, i));
 	for (i = 0; i < 8; i++) {
 		rq = pull(td->td_q);
 		if (rq && rq_is_write(rq) && first_write < 0)
@@ -199,7 +174,7 @@ static void test_tags(void)
 	td->td_async = true;
 	blk_queue_plugging(q, false);
 	for (i = 0; i < 10; i++)
-		blk_queue_submit_bio(q, mk(HOST_MEM_NORMAL, REQ_WRITE | REQ_NOMERGE, i * 8, 8, 0, i));
+		blk_queue_submit_bio(q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE | REQ_NOMERGE, i * 8, 8, 0, i));
 	CHECK_EQ(td->td_nheld, 4);
 	for (i = 0; i < 4; i++) {
 		CHECK_EQ(td->td_log[i].l_tag, i);
@@ -220,7 +195,7 @@ static void test_tags(void)
 	while (td->td_nheld)
 		tdev_complete(td);
 	for (i = 0; i < 10; i++)
-		CHECK(res[i].r_calls == 1 && res[i].r_error == 0);
+		CHECK(tres[i].r_calls == 1 && tres[i].r_error == 0);
 	CHECK(q->q_tags->bqt_busy == 0);
 	/* A second queue sharing the map. */
 	shared = q->q_tags;
@@ -229,7 +204,7 @@ static void test_tags(void)
 	CHECK_EQ(shared->bqt_refcnt, 2);
 	blk_cleanup_queue(q2);
 	CHECK_EQ(shared->bqt_refcnt, 1);
-	free_all(10);
+	tbio_free_slots(10);
 	tdev_destroy(td);
 }
 
@@ -271,12 +246,12 @@ static void test_flush_sequences(void)
 		u32 i;
 
 		blk_queue_flush(td->td_q, c[k].cache);
-		mk(HOST_MEM_NORMAL, c[k].rw, 16, c[k].nr ? c[k].nr : 1, 0, 0);
+		tbio_slot(HOST_MEM_NORMAL, c[k].rw, 16, c[k].nr ? c[k].nr : 1, 0, 0);
 		if (!c[k].nr) {		/* a pure flush: no data */
-			bios[0]->bi_iter.bi_size = 0;
+			tbios[0]->bi_iter.bi_size = 0;
 		}
-		blk_queue_submit_bio(td->td_q, bios[0]);
-		CHECK(res[0].r_calls == 1 && res[0].r_error == 0);
+		blk_queue_submit_bio(td->td_q, tbios[0]);
+		CHECK(tres[0].r_calls == 1 && tres[0].r_error == 0);
 		for (i = 0; i < td->td_nlog && i < 7; i++)
 			got[i] = td->td_log[i].l_flush ? 'F' :
 				 (td->td_log[i].l_flags & REQ_FUA) ? 'w' : 'W';
@@ -285,9 +260,9 @@ static void test_flush_sequences(void)
 		for (i = 0; i < td->td_nlog; i++)
 			CHECK(td->td_log[i].l_flush || !(td->td_log[i].l_flags & REQ_PREFLUSH));
 		if (c[k].nr)
-			bios[0]->bi_iter.bi_size = 0;
-		bios[0]->bi_vcnt = 1;
-		free_all(1);
+			tbios[0]->bi_iter.bi_size = 0;
+		tbios[0]->bi_vcnt = 1;
+		tbio_free_slots(1);
 		tdev_destroy(td);
 	}
 }
@@ -300,23 +275,23 @@ static void test_fua_completes_after_postflush(void)
 
 	blk_queue_flush(q, BLK_FLUSH_CACHE);
 	td->td_async = true;
-	blk_queue_submit_bio(q, mk(HOST_MEM_NORMAL, REQ_WRITE | REQ_FUA, 0, 8, 0, 0));
-	blk_queue_submit_bio(q, mk(HOST_MEM_NORMAL, REQ_WRITE | REQ_FUA, 64, 8, 0, 1));
+	blk_queue_submit_bio(q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE | REQ_FUA, 0, 8, 0, 0));
+	blk_queue_submit_bio(q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE | REQ_FUA, 64, 8, 0, 1));
 	CHECK_EQ(td->td_nheld, 1);		/* one sequence at a time */
 	tdev_complete(td);			/* the data step */
-	CHECK_EQ(res[0].r_calls, 0);		/* not durable yet */
+	CHECK_EQ(tres[0].r_calls, 0);		/* not durable yet */
 	CHECK(td->td_nheld == 1 && td->td_log[1].l_flush);
 	tdev_complete(td);			/* the post-flush */
-	CHECK(res[0].r_calls == 1 && res[0].r_error == 0);
+	CHECK(tres[0].r_calls == 1 && tres[0].r_error == 0);
 	CHECK_EQ(td->td_nheld, 1);		/* the second sequence starts */
 	CHECK_EQ(td->td_log[2].l_pos, 64);
 	td->td_fail_sector = 64;
 	tdev_complete(td);			/* data fails: no post-flush */
-	CHECK(res[1].r_calls == 1 && res[1].r_error == -EIO);
+	CHECK(tres[1].r_calls == 1 && tres[1].r_error == -EIO);
 	CHECK_EQ(td->td_nheld, 0);
 	CHECK_EQ(q->q_stats.st_flushes, 1);
 	CHECK_EQ(q->q_rq_in_use, 0);
-	free_all(2);
+	tbio_free_slots(2);
 	tdev_destroy(td);
 }
 
@@ -327,36 +302,36 @@ static void test_bounce_decisions(void)
 	struct bio *b;
 
 	blk_set_default_limits(&l);
-	b = mk(HOST_MEM_HIGH4G, REQ_WRITE, 0, 8, 0, 0);
+	b = tbio_slot(HOST_MEM_HIGH4G, REQ_WRITE, 0, 8, 0, 0);
 	CHECK(!blk_bio_needs_bounce(&l, b));
 	l.lim_bounce_limit = BLK_BOUNCE_4G;
 	CHECK(blk_bio_needs_bounce(&l, b));
-	free_all(1);
-	b = mk(HOST_MEM_HIGH, REQ_WRITE, 0, 8, 0, 0);	/* highmem below 4 GiB */
+	tbio_free_slots(1);
+	b = tbio_slot(HOST_MEM_HIGH, REQ_WRITE, 0, 8, 0, 0);	/* highmem below 4 GiB */
 	CHECK(!blk_bio_needs_bounce(&l, b));
 	l.lim_bounce_highmem = true;
 	CHECK(blk_bio_needs_bounce(&l, b));
-	free_all(1);
+	tbio_free_slots(1);
 	blk_set_default_limits(&l);
 	l.lim_dma_alignment = 511;
-	b = mk(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 512, 0);
+	b = tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 512, 0);
 	CHECK(!blk_bio_needs_bounce(&l, b));
-	free_all(1);
-	b = mk(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 0, 0);
+	tbio_free_slots(1);
+	b = tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 0, 0);
 	b->bi_io_vec[0].bv_offset = 2;	/* misaligned by hand */
 	b->bi_io_vec[0].bv_len -= 2;
 	CHECK(blk_bio_needs_bounce(&l, b));
 	b->bi_io_vec[0].bv_offset = 0;
 	b->bi_io_vec[0].bv_len += 2;
-	free_all(1);
+	tbio_free_slots(1);
 	l.lim_dma_alignment = 0;
 	l.lim_bounce_limit = BLK_BOUNCE_ISA;
-	b = mk(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 0, 0);
+	b = tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 0, 8, 0, 0);
 	CHECK(blk_bio_needs_bounce(&l, b));
-	free_all(1);
-	b = mk(HOST_MEM_DMA, REQ_WRITE, 0, 8, 0, 0);
+	tbio_free_slots(1);
+	b = tbio_slot(HOST_MEM_DMA, REQ_WRITE, 0, 8, 0, 0);
 	CHECK(!blk_bio_needs_bounce(&l, b));
-	free_all(1);
+	tbio_free_slots(1);
 }
 
 /* A mixed bio through a 32-bit queue: data right, only high pages bounced. */
@@ -369,27 +344,27 @@ static void test_bounce_roundtrip(void)
 
 	CHECK_EQ(blk_queue_bounce_limit(q, BLK_BOUNCE_4G, false), 0);
 	blk_queue_plugging(q, false);
-	b = mk(HOST_MEM_NORMAL, REQ_WRITE, 100, 32, 0, 0);
+	b = tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 100, 32, 0, 0);
 	for (i = 1; i < b->bi_vcnt; i += 2) {	/* every other page above 4 GiB */
 		__free_pages(b->bi_io_vec[i].bv_page, 0);
 		b->bi_io_vec[i].bv_page = host_alloc_page_in(HOST_MEM_HIGH4G);
 	}
 	tbio_stamp(b, 5);
 	blk_queue_submit_bio(q, b);
-	CHECK(res[0].r_calls == 1 && res[0].r_error == 0);
+	CHECK(tres[0].r_calls == 1 && tres[0].r_error == 0);
 	CHECK(tdev_check(td, 100, 32, 5));
 	CHECK_EQ(q->q_stats.st_bounces, 1);
 	CHECK_EQ(q->q_stats.st_bounce_pages, 2);
-	mk(HOST_MEM_HIGH4G, 0, 100, 32, 512, 1);
-	blk_queue_submit_bio(q, bios[1]);
-	CHECK(res[1].r_calls == 1 && tbio_check(bios[1], 100, 5));
+	tbio_slot(HOST_MEM_HIGH4G, 0, 100, 32, 512, 1);
+	blk_queue_submit_bio(q, tbios[1]);
+	CHECK(tres[1].r_calls == 1 && tbio_check(tbios[1], 100, 5));
 	CHECK_EQ(q->q_stats.st_bounces, 2);
 	/* Nothing reachable is bounced. */
-	mk(HOST_MEM_NORMAL, 0, 100, 32, 0, 2);
-	blk_queue_submit_bio(q, bios[2]);
-	CHECK(res[2].r_calls == 1 && tbio_check(bios[2], 100, 5));
+	tbio_slot(HOST_MEM_NORMAL, 0, 100, 32, 0, 2);
+	blk_queue_submit_bio(q, tbios[2]);
+	CHECK(tres[2].r_calls == 1 && tbio_check(tbios[2], 100, 5));
 	CHECK_EQ(q->q_stats.st_bounces, 2);
-	free_all(3);
+	tbio_free_slots(3);
 	tdev_destroy(td);
 	CHECK_EQ(host_mempool_live, 0);
 }
