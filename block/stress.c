@@ -24,8 +24,9 @@
  *           then a cache flush.
  *   read    the chunks again in another order, every sector checked.
  *
- * op=write and op=read keep only the write (and flush) or the read phase,
- * ios=0 skips the random one.  Memory comes from a random zone -- DMA,
+ * op=write keeps the random phase and the write (and flush), op=read only
+ * the read phase (the device is then opened read-only); ios=0 skips the
+ * random phase.  Memory comes from a random zone -- DMA,
  * normal, highmem, or RAM above 4 GiB when the machine has some -- at
  * offsets that are sometimes only 2-byte aligned (bounce fodder); high=1
  * takes every buffer from above 4 GiB, page-aligned.  during='CMD' runs a
@@ -36,7 +37,7 @@
  *	STRESS eio DEV op=read|write|flush lba=L n=N err=E   a failed I/O
  *	STRESS bad DEV lba=L w0=X w1=Y seed=S                a sector that did not verify
  *	STRESS DEV ios=... seed=S ... eio=E bad=B maxtags=T above4g=P bounces=B
- *	       requeues=R ms=M result=PASS|FAIL
+ *	       requeues=R ms=M result=PASS|FAIL|STOPPED
  * plus a progress line; Ctrl-C stops after the I/O in flight.  Returns
  * -EIO when an I/O failed or a sector did not verify.
  *
@@ -49,7 +50,6 @@
 #include "kernel/completion.h"
 #include "kernel/console.h"
 #include "kernel/errno.h"
-#include "kernel/printk.h"
 #include "kernel/progress.h"
 #include "kernel/shell.h"
 #include "kernel/time.h"
@@ -213,6 +213,9 @@ static int stress_alloc_pages(struct stress *st, struct stress_dev *d, struct st
 			io->io_off += 2;	/* misaligned for a dword DMA engine: bounced */
 	}
 	io->io_npages = 0;
+	io->io_pooled = false;
+	if (!bytes)
+		return 0;	/* a flush carries no data */
 	io->io_pooled = !zones[zone] && stress_high_page(d, io, 0);
 	for (i = 0; i < DIV_ROUND_UP(io->io_off + bytes, PAGE_SIZE); i++) {
 		struct page *p;
@@ -661,7 +664,7 @@ static int stress_run(struct stress *st)
 	int err = 0;
 	u32 i;
 
-	if (st->s_ios || st->s_secs_ms)
+	if (st->s_write && (st->s_ios || st->s_secs_ms))
 		err = stress_phase(st, PH_RANDOM);
 	if (!err && st->s_write)
 		err = stress_phase(st, PH_WRITE);
@@ -674,6 +677,7 @@ static int stress_run(struct stress *st)
 	return err;
 }
 
+/* d's line; STOPPED: interrupted before the end, with nothing wrong so far. */
 static int stress_report(struct stress *st, struct stress_dev *d, u64 ms)
 {
 	struct request_queue *q = d->d_q;
@@ -692,7 +696,7 @@ static int stress_report(struct stress *st, struct stress_dev *d, u64 ms)
 	       (unsigned long long)d->d_bad, d->d_maxtags, (unsigned long long)d->d_above4g,
 	       (unsigned long long)q->q_stats.st_bounces,
 	       (unsigned long long)q->q_stats.st_requeues, (unsigned long long)ms,
-	       pass ? "PASS" : "FAIL");
+	       !pass ? "FAIL" : st->s_stop ? "STOPPED" : "PASS");
 	return pass ? 0 : -EIO;
 }
 

@@ -24,6 +24,7 @@
 #define ICH_LPC_PIRQE_ROUT	0x68	/* PIRQE-H_ROUT, 68h-6Bh */
 #define   ICH_PIRQ_ROUT_IRQEN	0x80	/* 1: the PIRQ is not routed to the 8259 */
 #define   ICH_PIRQ_ROUT_IRQ	0x0f	/* the ISA IRQ it drives when IRQEN is 0 */
+#define ICH_NR_PIRQ		8	/* PIRQA-H */
 #define ICH_LPC_RCBA		0xf0	/* Root Complex Base Address (ICH6 and later) */
 #define   ICH_RCBA_BA		0xffffc000u	/* bits 31:14: base, 16 KiB aligned */
 #define   ICH_RCBA_EN		0x00000001u	/* bit 0: the block is decoded */

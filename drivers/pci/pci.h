@@ -128,17 +128,17 @@ struct pci_driver {
 /*
  * The chipset's INTx routing, where it can be read (pci_ich.c: Intel
  * ICH6 and later): for each device number on bus 0 that has a route
- * register, the PIRQ (0-7: PIRQA-H) each of its pins INTA#-INTD# drives.
- * In I/O APIC mode PIRQ n arrives on GSI PCI_PIRQ_GSI_BASE + n.
+ * register, the PIRQ each of its pins INTA#-INTD# drives.  In I/O APIC
+ * mode PIRQ n arrives on GSI ir_gsi_base + n, level-triggered, active
+ * low; ir_apic_only() then detaches it from the 8259.
  */
-#define PCI_NR_PIRQ		8
-#define PCI_PIRQ_GSI_BASE	16
-
 struct pci_intx_routes {
 	struct pci_dev	*ir_router;	/* [I] the PIRQ router (LPC bridge), NULL: no table */
 	const char	*ir_why;	/* [I] why there is no table, for the boot lines */
 	u32		ir_known;	/* [I] bit d: device d's pins are in ir_pirq[d] */
-	u8		ir_pirq[32][4];	/* [I] [device][pin - 1] -> PIRQ */
+	u8		ir_pirq[32][4];	/* [I] [device][pin - 1] -> PIRQ, 0 = PIRQA */
+	u32		ir_gsi_base;	/* [I] */
+	void		(*ir_apic_only)(struct pci_dev *router, unsigned pirq);	/* [I] */
 };
 
 struct pci_host {
@@ -184,7 +184,6 @@ int pci_format_bar(const struct pci_bar *bar, unsigned idx, char *buf, size_t si
 /* pci_ich.c: the Intel ICH/PCH INTx route registers. */
 struct pci_dev *pci_ich_router(struct pci_host *host, phys_addr_t *rcba);
 int pci_ich_read_routes(struct pci_host *host, struct pci_dev *lpc, const volatile void *dir);
-void pci_ich_pirq_apic_only(struct pci_dev *lpc, unsigned pirq);
 
 /* pci_x86.c (kernel only): the system's host, behind mechanism #1. */
 extern struct pci_host pci_sys;

@@ -92,6 +92,21 @@ struct pci_dev *pci_ich_router(struct pci_host *host, phys_addr_t *rcba)
 	return lpc;
 }
 
+/*
+ * PIRQ pirq now goes to its I/O APIC input only: clear its ISA routing
+ * (IRQEN = 1, "not routed to the 8259"), as ICH9 13.1 PIRQx_ROUT
+ * foresees for I/O APIC delivery.  Otherwise a chipset that also drives
+ * the ISA line (QEMU's does) raises the interrupt twice, once on a line
+ * whose other users would count it as theirs and unclaimed.
+ */
+static void ich_pirq_apic_only(struct pci_dev *lpc, unsigned pirq)
+{
+	unsigned off = pirq < 4 ? ICH_LPC_PIRQA_ROUT + pirq : ICH_LPC_PIRQE_ROUT + pirq - 4;
+
+	KASSERT(pirq < ICH_NR_PIRQ);
+	pci_write8(lpc, off, (u8)(pci_read8(lpc, off) | ICH_PIRQ_ROUT_IRQEN));
+}
+
 /**
  * pci_ich_read_routes - decode the DxxIR registers into host->ph_intx
  * @host: a scanned host; @lpc: from pci_ich_router()
@@ -125,22 +140,12 @@ int pci_ich_read_routes(struct pci_host *host, struct pci_dev *lpc, const volati
 		rt->ir_known |= 1u << dev;
 		n++;
 	}
-	rt->ir_router = lpc;
-	rt->ir_why = n ? NULL : "no readable route register";
+	if (n) {
+		rt->ir_router = lpc;
+		rt->ir_gsi_base = ICH_PIRQ_GSI_BASE;
+		rt->ir_apic_only = ich_pirq_apic_only;
+	} else {
+		rt->ir_why = "no readable route register";
+	}
 	return n;
-}
-
-/*
- * PIRQ pirq now goes to its I/O APIC input only: clear its ISA routing
- * (IRQEN = 1, "not routed to the 8259"), as ICH9 13.1 PIRQx_ROUT
- * foresees for I/O APIC delivery.  Otherwise a chipset that also drives
- * the ISA line (QEMU's does) raises the interrupt twice, once on a line
- * whose other users would count it as theirs and unclaimed.
- */
-void pci_ich_pirq_apic_only(struct pci_dev *lpc, unsigned pirq)
-{
-	unsigned off = pirq < 4 ? ICH_LPC_PIRQA_ROUT + pirq : ICH_LPC_PIRQE_ROUT + pirq - 4;
-
-	KASSERT(pirq < PCI_NR_PIRQ);
-	pci_write8(lpc, off, (u8)(pci_read8(lpc, off) | ICH_PIRQ_ROUT_IRQEN));
 }

@@ -89,7 +89,8 @@ static void say_route(const struct pci_dev *dev, const struct intx_route *r, int
 	else
 		pr_info("pci %02x:%02x.%u: INT%c#%s -> PIRQ%c -> GSI %u, IRQ %d (chipset route, D%uIR)\n",
 			BDF_ARGS(dev), 'A' + dev->pd_irq_pin - 1, via, 'A' + r->r_pirq,
-			PCI_PIRQ_GSI_BASE + r->r_pirq, irq, PCI_BDF_DEV(r->r_top->pd_bdf));
+			dev->pd_host->ph_intx.ir_gsi_base + r->r_pirq, irq,
+			PCI_BDF_DEV(r->r_top->pd_bdf));
 }
 
 /* The Interrupt Line rule: the firmware's ISA IRQ, made PCI-shaped on the I/O APIC. */
@@ -129,9 +130,11 @@ int pci_intx_irq(struct pci_dev *dev)
 	if (ioapic_active())
 		chipset_route(dev, &r);
 	if (!r.r_why) {
-		irq = ioapic_route_gsi(PCI_PIRQ_GSI_BASE + r.r_pirq, true, true);
+		const struct pci_intx_routes *rt = &dev->pd_host->ph_intx;
+
+		irq = ioapic_route_gsi(rt->ir_gsi_base + r.r_pirq, true, true);
 		if (irq >= 0)
-			pci_ich_pirq_apic_only(dev->pd_host->ph_intx.ir_router, r.r_pirq);
+			rt->ir_apic_only(rt->ir_router, r.r_pirq);
 		else
 			r.r_why = "its GSI cannot be routed";
 	}

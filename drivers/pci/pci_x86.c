@@ -117,8 +117,11 @@ static void pci_x86_intx_routes(struct pci_host *host)
 	}
 	n = pci_ich_read_routes(host, lpc, dir);
 	iounmap(dir);
-	pr_info("pci: chipset INTx routes for %d bus-0 devices (RCBA %#llx)\n", n,
-		(unsigned long long)rcba);
+	if (n)
+		pr_info("pci: chipset INTx routes for %d bus-0 devices (RCBA %#llx)\n", n,
+			(unsigned long long)rcba);
+	else
+		pr_info("pci: no chipset INTx routes (%s)\n", host->ph_intx.ir_why);
 }
 
 static int pci_x86_init(void)
