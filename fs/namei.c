@@ -3,17 +3,16 @@
  *
  * Paths are absolute ("/sda1/etc/passwd"; a relative path is taken from
  * "/").  "." stays, ".." goes up, and a symlink met on the way (or at the
- * end, when following)
- * is spliced in: its target replaces the component and the walk goes on
- * from "/" or from the link's directory.  At most VFS_MAXSYMLINKS links
- * per walk (-ELOOP), VFS_PATH_MAX bytes of path after splicing
- * (-ENAMETOOLONG): the walk is a loop over a buffer, never a recursion,
- * so no disk contents decide its depth.
+ * end, when following) is spliced in: its target replaces the component
+ * and the walk goes on from "/" or from the link's directory.  At most
+ * VFS_MAXSYMLINKS links per walk (-ELOOP), VFS_PATH_MAX bytes of path
+ * after splicing (-ENAMETOOLONG): the walk is a loop over a buffer, never
+ * a recursion, so no disk contents decide its depth.
  *
- * Mounts, as in the BSD namei: a directory a mount covers is never the
- * walk's position, the mounted root is (walk_cross); ".." at a mount's root
- * is ".." of the directory it covers, or "/" for a mount in "/"; ".." at
- * "/" is "/".
+ * Mounts, as in the BSD namei: the walk never stands on a directory a
+ * mount covers, but on the mounted root (walk_cross); ".." at a mount's
+ * root is ".." of the directory it covers, or "/" for a mount in "/";
+ * ".." at "/" is "/".
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
@@ -28,7 +27,7 @@ struct nameidata {
 	unsigned	nd_links;	/* symlinks followed so far */
 };
 
-/* Where the walk stands at @v: the root of the mount covering @v, if any (the reference moves). */
+/* Where the walk stands at @v: the root of a mount covering @v (the reference moves). */
 static struct vnode *walk_cross(struct vnode *v)
 {
 	struct vfs_mount *m = v->v_mountedhere;
