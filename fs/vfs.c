@@ -204,6 +204,17 @@ int vfs_find_mount(const char *path, struct vfs_mount **out)
 	return err;
 }
 
+/* Does another mount sit on a directory of @mnt? */
+bool vfs_mounted_on(const struct vfs_mount *mnt)
+{
+	struct vfs_mount *m;
+
+	list_for_each_entry(m, &vfs_mounts, mnt_link)
+		if (m->mnt_covered && m->mnt_covered->v_mnt == mnt)
+			return true;
+	return false;
+}
+
 /**
  * vfs_umount - write back and unmount @mnt
  *
@@ -213,12 +224,10 @@ int vfs_find_mount(const char *path, struct vfs_mount **out)
  */
 int vfs_umount(struct vfs_mount *mnt)
 {
-	struct vfs_mount *m;
 	int err, e;
 
-	list_for_each_entry(m, &vfs_mounts, mnt_link)
-		if (m->mnt_covered && m->mnt_covered->v_mnt == mnt)
-			return -EBUSY;
+	if (vfs_mounted_on(mnt))
+		return -EBUSY;
 	err = mnt->mnt_type->ft_umount(mnt);
 	if (err == -EBUSY && mnt->mnt_priv)
 		return err;

@@ -202,6 +202,8 @@ int vfs_mount(struct block_device *bdev, const char *dir, const char *fstype, un
 /* The mount whose root @path names: 0, -EINVAL if no mount's root, or the walk's error. */
 int vfs_find_mount(const char *path, struct vfs_mount **out);
 int vfs_umount(struct vfs_mount *mnt);
+/* Does another mount sit on one of @mnt's directories? */
+bool vfs_mounted_on(const struct vfs_mount *mnt);
 /* The full path of the directory @mnt is mounted on, into @buf (@size bytes). */
 int vfs_mount_path(const struct vfs_mount *mnt, char *buf, size_t size);
 /* Call fn for each mount in mount order; stops at and returns fn's first nonzero. */

@@ -286,13 +286,15 @@ int vfs_readlink(const char *path, char *buf, size_t size)
 /*
  * -EBUSY if @name in @dir is a mount point: a covered directory, or a
  * mount in "/".  Else 0, or the lookup's error (-ENOENT is left to the
- * operation to report).
+ * operation to report).  Without mounts on @dir's filesystem, no lookup.
  */
 static int vfs_not_mountpoint(struct vnode *dir, const char *name)
 {
 	struct vnode *v;
 	int err;
 
+	if (dir->v_mnt && !vfs_mounted_on(dir->v_mnt))
+		return 0;
 	err = dir->v_ops->vop_lookup(dir, name, strlen(name), &v);
 	if (err)
 		return err == -ENOENT ? 0 : err;
