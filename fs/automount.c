@@ -132,11 +132,27 @@ static struct block_device *fs_lookup_uuid(const char *uuid)
 	return NULL;
 }
 
-static int mount_list_one(struct vfs_mount *m, void *arg)
+static int mount_list_one(struct vfs_mount *m, void *path)
 {
-	kprintf("%s on /%s type %s (%s)\n", bdev_name(m->mnt_bdev), m->mnt_name,
-	       m->mnt_type->ft_name, m->mnt_flags & VFS_MNT_RDONLY ? "ro" : "rw");
+	int err = vfs_mount_path(m, path, VFS_PATH_MAX);
+
+	if (err)
+		return err;
+	kprintf("%s on %s type %s (%s)\n", bdev_name(m->mnt_bdev), (char *)path,
+		m->mnt_type->ft_name, m->mnt_flags & VFS_MNT_RDONLY ? "ro" : "rw");
 	return 0;
+}
+
+static int mount_list(void)
+{
+	char *path = kmalloc(VFS_PATH_MAX, GFP_KERNEL);
+	int err;
+
+	if (!path)
+		return -ENOMEM;
+	err = vfs_for_each_mount(mount_list_one, path);
+	kfree(path);
+	return err;
 }
 
 static int cmd_mount(int argc, char **argv)
@@ -145,7 +161,7 @@ static int cmd_mount(int argc, char **argv)
 	unsigned flags = 0;
 
 	if (argc == 1)
-		return vfs_for_each_mount(mount_list_one, NULL);
+		return mount_list();
 	if (argc == 4 && !strcmp(argv[3], "ro"))
 		flags = VFS_MNT_RDONLY;
 	else if (argc != 3)
@@ -159,40 +175,25 @@ static int cmd_mount(int argc, char **argv)
 	return fs_mount_bdev(bdev, argv[2], NULL, flags);
 }
 SHELL_COMMAND("mount", cmd_mount, "mount [DEV|PARTUUID=..|UUID=.. DIR [ro]]",
-	      "mount a filesystem at /DIR, or list mounts");
+	      "mount a filesystem on directory DIR (or at a new /NAME), or list mounts");
 
-struct umount_req {
-	const char		*ur_name;
-	struct block_device	*ur_bdev;
-};
-
-static int umount_find(struct vfs_mount *m, void *arg)
+static int mount_uses(struct vfs_mount *m, void *bdev)
 {
-	struct umount_req *r = arg;
-	const char *n = r->ur_name;
-
-	while (*n == '/')
-		n++;
-	if (strcmp(m->mnt_name, n))
-		return 0;
-	r->ur_bdev = m->mnt_bdev;
-	return 1;
+	return m->mnt_bdev == bdev;
 }
 
-/* Unmount /dir and close its device.  0 or -errno (-EBUSY: files open). */
-static int fs_umount(const char *dir)
+/* Unmount @m and close its device.  0 or -errno (-EBUSY: still in use). */
+static int fs_umount(struct vfs_mount *m)
 {
-	struct umount_req r = { .ur_name = dir };
+	struct block_device *bdev = m->mnt_bdev;
 	struct fs_claim *c;
 	int err;
 
-	if (!vfs_for_each_mount(umount_find, &r))
-		return -ENOENT;
-	err = vfs_umount(dir);
-	if (err == -EBUSY)
-		return err;
+	err = vfs_umount(m);
+	if (vfs_for_each_mount(mount_uses, bdev))
+		return err;		/* still mounted */
 	list_for_each_entry(c, &fs_claims, fc_link) {
-		if (c->fc_bdev != r.ur_bdev)
+		if (c->fc_bdev != bdev)
 			continue;
 		list_del(&c->fc_link);
 		bdev_close(c->fc_bdev, c->fc_mode, &fs_holder);
@@ -205,21 +206,25 @@ static int fs_umount(const char *dir)
 
 static int cmd_umount(int argc, char **argv)
 {
+	struct vfs_mount *m;
+	int err;
+
 	if (argc != 2)
 		return -EINVAL;
-	return fs_umount(argv[1]);
+	err = vfs_find_mount(argv[1], &m);
+	return err ? err : fs_umount(m);
 }
 SHELL_COMMAND("umount", cmd_umount, "umount DIR", "write back and unmount a filesystem");
 
-/* The first mounted filesystem's name, for the shutdown loop. */
-static int first_mount(struct vfs_mount *m, void *arg)
+static int last_mount(struct vfs_mount *m, void *last)
 {
-	str_copy(arg, m->mnt_name, VFS_MNTNAME_MAX);
-	return 1;
+	*(struct vfs_mount **)last = m;
+	return 0;
 }
 
 /*
- * At power-off, reboot and the end of a run=: unmount everything, which
+ * At power-off, reboot and the end of a run=: unmount everything, last
+ * mounted first so that each mount goes before the one it sits on.  That
  * writes back, flushes and marks each filesystem clean, so the next mount
  * (here, or Linux's e2fsck) finds it consistent.  One that cannot be
  * unmounted (files open) is at least synced.  Runs before the disk
@@ -227,16 +232,22 @@ static int first_mount(struct vfs_mount *m, void *arg)
  */
 static void fs_shutdown(void)
 {
-	char name[VFS_MNTNAME_MAX + 1] = "/";
+	char name[BDEV_NAME_LEN];
+	struct vfs_mount *m;
 	int err;
 
-	while (vfs_for_each_mount(first_mount, name + 1)) {
-		err = fs_umount(name);
+	for (;;) {
+		m = NULL;
+		vfs_for_each_mount(last_mount, &m);
+		if (!m)
+			return;
+		str_copy(name, bdev_name(m->mnt_bdev), sizeof(name));
+		err = fs_umount(m);
 		if (err) {
 			pr_err("fs: %s: cannot unmount at shutdown: %s; syncing instead\n",
 			       name, errstr(err));
 			vfs_sync();
-			break;
+			return;
 		}
 	}
 }

@@ -11,6 +11,7 @@
  * the same bytes on the host).  Long copies and fills stop at Ctrl-C.
  */
 #include "fs/vfs.h"
+#include "fs/buffer.h"
 #include "fs/fillgen.h"
 #include "kernel/errno.h"
 #include "kernel/console.h"
@@ -165,31 +166,41 @@ static int cmd_stat(int argc, char **argv)
 }
 SHELL_COMMAND("stat", cmd_stat, "stat PATH", "show a file's inode");
 
-static int df_one(struct vfs_mount *m, void *arg)
+static int df_one(struct vfs_mount *m, void *path)
 {
 	struct vfs_statfs st;
 	u64 k, used;
 	int err;
 
 	err = m->mnt_type->ft_statfs(m, &st);
+	if (!err)
+		err = vfs_mount_path(m, path, VFS_PATH_MAX);
 	if (err)
 		return err;
 	k = st.f_bsize / 1024;
 	used = st.f_blocks - st.f_bfree;
-	kprintf("%-10s %10llu %10llu %10llu %3llu%% /%s%s%s\n", m->mnt_name,
+	kprintf("%-10s %10llu %10llu %10llu %3llu%% %s%s%s\n", bdev_name(m->mnt_bdev),
 	       (unsigned long long)(st.f_blocks * k), (unsigned long long)(used * k),
 	       (unsigned long long)(st.f_bavail * k),
 	       (unsigned long long)(st.f_blocks ? (used * 100 + st.f_blocks - 1) / st.f_blocks : 0),
-	       m->mnt_name, st.f_rdonly ? " (ro)" : "", st.f_errors ? " (errors)" : "");
+	       (char *)path, st.f_rdonly ? " (ro)" : "", st.f_errors ? " (errors)" : "");
 	return 0;
 }
 
 static int cmd_df(int argc, char **argv)
 {
+	char *path;
+	int err;
+
 	if (argc != 1)
 		return -EINVAL;
+	path = kmalloc(VFS_PATH_MAX, GFP_KERNEL);
+	if (!path)
+		return -ENOMEM;
 	kprintf("Filesystem  1K-blocks       Used  Available Use%% Mounted on\n");
-	return vfs_for_each_mount(df_one, NULL);
+	err = vfs_for_each_mount(df_one, path);
+	kfree(path);
+	return err;
 }
 SHELL_COMMAND("df", cmd_df, "df", "space on each mounted filesystem");
 

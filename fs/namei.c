@@ -2,13 +2,17 @@
  * Path walk: from a path string to a vnode, one component at a time.
  *
  * Paths are absolute ("/sda1/etc/passwd"; a relative path is taken from
- * "/").  "." stays, ".." goes up (from a mount's root to "/", from "/" to
- * itself), and a symlink met on the way (or at the end, when following)
- * is spliced in: its target replaces the component and the walk goes on
- * from "/" or from the link's directory.  At most VFS_MAXSYMLINKS links
- * per walk (-ELOOP), VFS_PATH_MAX bytes of path after splicing
- * (-ENAMETOOLONG): the walk is a loop over a buffer, never a recursion,
- * so no disk contents decide its depth.
+ * "/").  "." stays, ".." goes up, and a symlink met on the way (or at the
+ * end, when following) is spliced in: its target replaces the component
+ * and the walk goes on from "/" or from the link's directory.  At most
+ * VFS_MAXSYMLINKS links per walk (-ELOOP), VFS_PATH_MAX bytes of path
+ * after splicing (-ENAMETOOLONG): the walk is a loop over a buffer, never
+ * a recursion, so no disk contents decide its depth.
+ *
+ * Mounts, as in the BSD namei: the walk never stands on a directory a
+ * mount covers, but on the mounted root (walk_cross); ".." at a mount's
+ * root is ".." of the directory it covers, or "/" for a mount in "/";
+ * ".." at "/" is "/".
  */
 #include "fs/vfs.h"
 #include "kernel/errno.h"
@@ -23,24 +27,40 @@ struct nameidata {
 	unsigned	nd_links;	/* symlinks followed so far */
 };
 
+/* Where the walk stands at @v: the root of a mount covering @v (the reference moves). */
+static struct vnode *walk_cross(struct vnode *v)
+{
+	struct vfs_mount *m = v->v_mountedhere;
+
+	if (!m)
+		return v;
+	vnode_get(m->mnt_root);
+	vnode_put(v);		/* never the last reference: the mount holds one */
+	return m->mnt_root;
+}
+
 /* Step from @nd->nd_cur to its parent. */
 static int walk_dotdot(struct nameidata *nd)
 {
-	struct vnode *cur = nd->nd_cur, *up;
+	struct vnode *dir = nd->nd_cur, *up;
 	int err;
 
-	if (!cur->v_mnt)
+	if (!dir->v_mnt)
 		return 0;			/* "/" is its own parent */
-	if (cur == cur->v_mnt->mnt_root) {
-		up = &vfs_rootv;
-		vnode_get(up);
-	} else {
-		err = cur->v_ops->vop_lookup(cur, "..", 2, &up);
-		if (err)
-			return err;
+	if (dir == dir->v_mnt->mnt_root) {
+		dir = dir->v_mnt->mnt_covered;	/* never a mount's root: no stacking */
+		if (!dir) {
+			up = &vfs_rootv;
+			vnode_get(up);
+			goto step;
+		}
 	}
-	vnode_put(cur);
-	nd->nd_cur = up;
+	err = dir->v_ops->vop_lookup(dir, "..", 2, &up);
+	if (err)
+		return err;
+step:
+	vnode_put(nd->nd_cur);
+	nd->nd_cur = walk_cross(up);
 	return 0;
 }
 
@@ -170,8 +190,8 @@ static int walk(struct nameidata *nd, const char *path, bool follow, enum walk_m
 			continue;
 		}
 		vnode_put(nd->nd_cur);
-		nd->nd_cur = next;
-		if (is_last && is_dir_wanted && !VFS_S_ISDIR(next->v_mode))
+		nd->nd_cur = walk_cross(next);
+		if (is_last && is_dir_wanted && !VFS_S_ISDIR(nd->nd_cur->v_mode))
 			return -ENOTDIR;
 		p = end;
 	}

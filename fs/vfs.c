@@ -1,15 +1,20 @@
 /*
  * The VFS mount table, the filesystem type registry, vnode references,
- * and "/", the directory of mount points.
+ * and "/", the directory of mounts.
  *
- * "/" is a vnode of its own (no mount, ops that list and look up mount
- * points, nothing else); each mount hangs its filesystem's root directory
- * under one name there.  A filesystem type plugs in with a const struct
- * vfs_fstype; mounting without a type name probes each registered type.
+ * A mount is a filesystem hung on the namespace in one of two places:
+ * under a name of its own in "/" (mnt_covered NULL), or on a directory of
+ * another mounted filesystem, which it covers: the mount holds that
+ * directory's vnode and the vnode points back (v_mountedhere), and the
+ * path walk (fs/namei.c) switches between the two.  "/" is a vnode of
+ * its own, with ops that list and look up the mounts it holds.  A
+ * filesystem type plugs in with a const struct vfs_fstype; mounting
+ * without a type name probes each registered type.
  *
  * The mount table is the machine's one namespace, so it is this file's
- * state rather than a context passed around.  Locking: see fs/vfs.h (one
- * caller at a time).
+ * state rather than a context passed around.  Mounts are kept in mount
+ * order, which puts every mount after the one it sits on.  Locking: see
+ * fs/vfs.h (one caller at a time).
  */
 #include "fs/vfs.h"
 #include "fs/buffer.h"
@@ -73,34 +78,15 @@ int vfs_register_fstype(const struct vfs_fstype *ft)
 	return -ENOSPC;
 }
 
-static struct vfs_mount *vfs_find_mount(const char *name, size_t len)
+/* The mount under @name in "/", or NULL. */
+static struct vfs_mount *vfs_root_mount(const char *name, size_t len)
 {
 	struct vfs_mount *m;
 
 	list_for_each_entry(m, &vfs_mounts, mnt_link)
-		if (strlen(m->mnt_name) == len && !memcmp(m->mnt_name, name, len))
+		if (!m->mnt_covered && strlen(m->mnt_name) == len && !memcmp(m->mnt_name, name, len))
 			return m;
 	return NULL;
-}
-
-/* "/sda1" or "sda1" -> "sda1"; 0 or -EINVAL. */
-static int vfs_mount_name(const char *dir, const char **name, size_t *len)
-{
-	size_t i;
-
-	while (*dir == '/')
-		dir++;
-	*name = dir;
-	*len = strlen(dir);
-	while (*len && dir[*len - 1] == '/')
-		(*len)--;
-	for (i = 0; i < *len; i++)
-		if (dir[i] == '/')
-			return -EINVAL;
-	if (*len == 0 || *len >= VFS_MNTNAME_MAX ||
-	    (*len == 1 && dir[0] == '.') || (*len == 2 && dir[0] == '.' && dir[1] == '.'))
-		return -EINVAL;
-	return 0;
 }
 
 static const struct vfs_fstype *vfs_pick_type(struct block_device *bdev, const char *fstype)
@@ -116,68 +102,215 @@ static const struct vfs_fstype *vfs_pick_type(struct block_device *bdev, const c
 	return NULL;
 }
 
+/*
+ * Where a mount on @dir goes: the directory it will cover, referenced, in
+ * *covered; or, for a name not yet in "/", NULL there and the name in
+ * @mnt->mnt_name.  0, -EBUSY for "/" and for a mount's root (no
+ * stacking), -ENOTDIR, -ENAMETOOLONG, or the walk's error.
+ */
+static int vfs_mountpoint(const char *dir, struct vfs_mount *mnt, struct vnode **covered)
+{
+	char *name = kmalloc(VFS_NAME_MAX + 1, GFP_KERNEL);
+	struct vnode *v;
+	bool found;
+	int err;
+
+	if (!name)
+		return -ENOMEM;
+	err = vfs_lookup_create(dir, true, &v, name, &found);
+	if (err)
+		goto free_name;
+	*covered = NULL;
+	if (!found) {
+		if (v != &vfs_rootv)
+			err = -ENOENT;
+		else if (strlen(name) >= VFS_MNTNAME_MAX)
+			err = -ENAMETOOLONG;
+		else
+			str_copy(mnt->mnt_name, name, VFS_MNTNAME_MAX);
+		vnode_put(v);
+	} else if (!VFS_S_ISDIR(v->v_mode) || !v->v_mnt || v == v->v_mnt->mnt_root) {
+		err = VFS_S_ISDIR(v->v_mode) ? -EBUSY : -ENOTDIR;
+		vnode_put(v);
+	} else {
+		*covered = v;
+	}
+free_name:
+	kfree(name);
+	return err;
+}
+
 /**
- * vfs_mount - mount @bdev at "/NAME"
+ * vfs_mount - mount @bdev on the directory @dir, or at "/NAME"
  * @fstype: a type name, or NULL to probe
  * @flags:  VFS_MNT_RDONLY to force read-only
  *
- * Returns 0, -EINVAL (bad name, or the filesystem refused: reason printed),
- * -EBUSY (name or device in use), -ENODEV (no type recognises it), -ENOMEM.
+ * Returns 0, -ENOENT or -ENOTDIR (no such directory), -EBUSY (@dir is "/"
+ * or already a mount point, or the device is mounted), -ENODEV (no type
+ * recognises it), -EINVAL (the filesystem refused: reason printed), -ENOMEM.
  */
 int vfs_mount(struct block_device *bdev, const char *dir, const char *fstype, unsigned flags)
 {
 	const struct vfs_fstype *ft;
+	struct vnode *covered;
 	struct vfs_mount *m;
-	const char *name;
-	size_t len;
 	int err;
 
-	err = vfs_mount_name(dir, &name, &len);
-	if (err)
-		return err;
-	if (vfs_find_mount(name, len))
-		return -EBUSY;
 	list_for_each_entry(m, &vfs_mounts, mnt_link)
 		if (m->mnt_bdev == bdev)
 			return -EBUSY;
-	ft = vfs_pick_type(bdev, fstype);
-	if (!ft)
-		return -ENODEV;
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
-	memcpy(m->mnt_name, name, len);
+	err = vfs_mountpoint(dir, m, &covered);
+	if (err)
+		goto free_mount;
+	ft = vfs_pick_type(bdev, fstype);
+	if (!ft) {
+		err = -ENODEV;
+		goto put_covered;
+	}
 	m->mnt_type = ft;
 	m->mnt_bdev = bdev;
 	m->mnt_flags = flags & VFS_MNT_RDONLY;
 	err = ft->ft_mount(m, bdev);
-	if (err) {
-		kfree(m);
-		return err;
-	}
+	if (err)
+		goto put_covered;
+	m->mnt_covered = covered;
+	if (covered)
+		covered->v_mountedhere = m;
 	list_add_tail(&m->mnt_link, &vfs_mounts);
+	return 0;
+put_covered:
+	vnode_put(covered);
+free_mount:
+	kfree(m);
+	return err;
+}
+
+int vfs_find_mount(const char *path, struct vfs_mount **out)
+{
+	struct vnode *v;
+	int err;
+
+	err = vfs_lookup(path, true, &v);
+	if (err)
+		return err;
+	if (v->v_mnt && v == v->v_mnt->mnt_root)
+		*out = v->v_mnt;
+	else
+		err = -EINVAL;
+	vnode_put(v);
+	return err;
+}
+
+/* Does another mount sit on a directory of @mnt? */
+bool vfs_mounted_on(const struct vfs_mount *mnt)
+{
+	struct vfs_mount *m;
+
+	list_for_each_entry(m, &vfs_mounts, mnt_link)
+		if (m->mnt_covered && m->mnt_covered->v_mnt == mnt)
+			return true;
+	return false;
+}
+
+/**
+ * vfs_umount - write back and unmount @mnt
+ *
+ * Returns -EBUSY, and @mnt stays mounted, while another mount sits on one
+ * of its directories or its files are in use.  Otherwise @mnt is gone,
+ * and the result is 0 or the write-back's error.
+ */
+int vfs_umount(struct vfs_mount *mnt)
+{
+	int err, e;
+
+	if (vfs_mounted_on(mnt))
+		return -EBUSY;
+	err = mnt->mnt_type->ft_umount(mnt);
+	if (err == -EBUSY && mnt->mnt_priv)
+		return err;
+	if (mnt->mnt_covered) {
+		mnt->mnt_covered->v_mountedhere = NULL;
+		e = vnode_put(mnt->mnt_covered);
+		if (e && !err)
+			err = e;
+	}
+	list_del(&mnt->mnt_link);
+	kfree(mnt);
+	return err;
+}
+
+/* Put "/" and @name (@len bytes) in front of the path built backwards at *p. */
+static int path_prepend(char *buf, char **p, const char *name, size_t len)
+{
+	if ((size_t)(*p - buf) < len + 1)
+		return -ENAMETOOLONG;
+	*p -= len;
+	memcpy(*p, name, len);
+	*--*p = '/';
 	return 0;
 }
 
-/* Unmount "/NAME": 0, -ENOENT, -EBUSY (files in use), or a write-back error. */
-int vfs_umount(const char *dir)
+/* Put the name @dir has in its parent @up in front of the path. */
+static int path_prepend_child(char *buf, char **p, struct vnode *up, const struct vnode *dir,
+			      struct vfs_dirent *de)
 {
-	struct vfs_mount *m;
-	const char *name;
-	size_t len;
-	int err;
+	u64 pos = 0;
+	int r;
 
-	err = vfs_mount_name(dir, &name, &len);
-	if (err)
-		return err;
-	m = vfs_find_mount(name, len);
-	if (!m)
-		return -ENOENT;
-	err = m->mnt_type->ft_umount(m);
-	if (err == -EBUSY && m->mnt_priv)
-		return err;
-	list_del(&m->mnt_link);
-	kfree(m);
+	while ((r = up->v_ops->vop_readdir(up, &pos, de)) == 1) {
+		if (de->d_ino != dir->v_ino || !strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		return path_prepend(buf, p, de->d_name, de->d_namlen);
+	}
+	return r < 0 ? r : -ENOENT;
+}
+
+/**
+ * vfs_mount_path - the full path of the directory @mnt is mounted on
+ *
+ * Found as getcwd() found it before name caches: from the covered
+ * directory up through "..", looking each directory up by inode number in
+ * its parent, and on through the mounts on the way to "/".  Returns 0 and
+ * the path in @buf, -ENAMETOOLONG if it does not fit in @size bytes (as a
+ * ".." loop on a corrupt disk will not), or the filesystem's error.
+ */
+int vfs_mount_path(const struct vfs_mount *mnt, char *buf, size_t size)
+{
+	struct vfs_dirent *de;
+	struct vnode *v, *up;
+	char *p = buf + size;
+	int err = 0;
+
+	if (size == 0)
+		return -ENAMETOOLONG;
+	*--p = '\0';
+	de = kmalloc(sizeof(*de), GFP_KERNEL);
+	if (!de)
+		return -ENOMEM;
+	while (mnt->mnt_covered) {
+		v = mnt->mnt_covered;
+		vnode_get(v);
+		while (!err && v != v->v_mnt->mnt_root) {
+			err = v->v_ops->vop_lookup(v, "..", 2, &up);
+			if (err)
+				break;
+			err = path_prepend_child(buf, &p, up, v, de);
+			vnode_put(v);
+			v = up;
+		}
+		mnt = v->v_mnt;
+		vnode_put(v);
+		if (err)
+			goto free_de;
+	}
+	err = path_prepend(buf, &p, mnt->mnt_name, strlen(mnt->mnt_name));
+	if (!err)
+		memmove(buf, p, strlen(p) + 1);
+free_de:
+	kfree(de);
 	return err;
 }
 
@@ -225,7 +358,7 @@ int vfs_sync(void)
 
 static int vfs_root_lookup(struct vnode *dir, const char *name, size_t len, struct vnode **out)
 {
-	struct vfs_mount *m = vfs_find_mount(name, len);
+	struct vfs_mount *m = vfs_root_mount(name, len);
 
 	if (!m)
 		return -ENOENT;
@@ -243,11 +376,11 @@ static int vfs_root_getattr(struct vnode *v, struct vfs_stat *st)
 	st->st_mode = v->v_mode;
 	st->st_nlink = 2;
 	list_for_each_entry(m, &vfs_mounts, mnt_link)
-		st->st_nlink++;
+		st->st_nlink += !m->mnt_covered;
 	return 0;
 }
 
-/* Entries: ".", "..", then the mounts; *pos counts entries returned. */
+/* Entries: ".", "..", then the mounts in "/"; *pos counts entries returned. */
 static int vfs_root_readdir(struct vnode *dir, u64 *pos, struct vfs_dirent *de)
 {
 	struct vfs_mount *m;
@@ -263,7 +396,7 @@ static int vfs_root_readdir(struct vnode *dir, u64 *pos, struct vfs_dirent *de)
 		return 1;
 	}
 	list_for_each_entry(m, &vfs_mounts, mnt_link) {
-		if (i++ < *pos)
+		if (m->mnt_covered || i++ < *pos)
 			continue;
 		de->d_ino = m->mnt_root->v_ino;
 		de->d_namlen = (u16)strlen(m->mnt_name);

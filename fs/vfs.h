@@ -2,15 +2,25 @@
  * The VFS contract: a mount table of filesystems, each plugged in through
  * a const ops table, and path-based file operations on top.
  *
- * Names: the tree is "/" (a directory of mount points, nothing else) and
- * one mount per top-level name: /sda1, /hdb5, /mnt.  Paths are absolute;
- * "." and ".." work, ".." at a mount's root leads back to "/", and
- * symlinks are followed up to VFS_MAXSYMLINKS times per walk.
+ * Names: paths are absolute; "." and ".." work, and symlinks are followed
+ * up to VFS_MAXSYMLINKS times per walk.  "/" is a directory of its own
+ * that holds only mounts, each under one name (/sda1, /hdb5: the boot
+ * time automount puts every filesystem there).  A filesystem can also be
+ * mounted on any directory of a mounted one, nested as deep as paths go:
+ * the mount covers that directory (BSD's v_mountedhere), a walk that
+ * reaches it goes on in the mounted root, and ".." at a mount's root leads
+ * to the covered directory's parent (or to "/").  A directory takes one
+ * mount at most, and a mount's root none: no stacking.
  *
  * Objects: a vnode is one file of one mounted filesystem, reference
  * counted; the filesystem allocates it inside its own in-core inode and
  * frees it in vop_release when the last reference goes.  An open file
- * (struct vfs_file) holds a vnode reference, flags and a position.
+ * (struct vfs_file) holds a vnode reference, flags and a position.  A
+ * covered directory stays in core while covered: its mount holds a
+ * reference, so every lookup of it returns the same vnode.
+ *
+ * Access times: reading a file or listing a directory on a writable
+ * mount updates its atime by Linux's relatime rule (fs/atime.c).
  *
  * Errors: 0 or a count on success, a negative errno on failure.  Every
  * modifying call on a read-only mount fails with -EROFS before the
@@ -33,7 +43,7 @@ struct vnode;
 #define VFS_NAME_MAX		255	/* bytes in one path component */
 #define VFS_PATH_MAX		1024	/* bytes in a path, terminator included */
 #define VFS_MAXSYMLINKS		8	/* symlinks followed in one walk */
-#define VFS_MNTNAME_MAX		32	/* bytes in a mount point's name */
+#define VFS_MNTNAME_MAX		32	/* bytes in the name of a mount in "/" */
 
 /* Mode bits: POSIX values, so ext2's i_mode maps one to one. */
 #define VFS_S_IFMT	0170000
@@ -113,6 +123,7 @@ struct vnode {
 	u64			v_ino;		/* [I] */
 	u32			v_mode;		/* [v] type and permission bits */
 	u32			v_count;	/* [v] references */
+	struct vfs_mount	*v_mountedhere;	/* [v] the mount covering this directory */
 };
 
 /*
@@ -143,6 +154,8 @@ struct vnode_ops {
 	int	(*vop_rmdir)(struct vnode *dir, const char *name, size_t len);
 	int	(*vop_rename)(struct vnode *odir, const char *oname, size_t olen,
 			      struct vnode *ndir, const char *nname, size_t nlen);
+	/* Record an access at @atime (seconds since 1970); the VFS decided it is due. */
+	int	(*vop_set_atime)(struct vnode *v, s64 atime);
 	/* The last reference went: write back, free if unlinked. */
 	int	(*vop_release)(struct vnode *v);
 };
@@ -161,8 +174,10 @@ struct vfs_fstype {
 };
 
 struct vfs_mount {
-	struct list_head		mnt_link;	/* [v] on the mount table */
-	char				mnt_name[VFS_MNTNAME_MAX];	/* [I] "sda1" */
+	struct list_head		mnt_link;	/* [v] on the mount table, in mount order */
+	/* [I] the directory this mount covers (referenced), NULL for one in "/" */
+	struct vnode			*mnt_covered;
+	char				mnt_name[VFS_MNTNAME_MAX];	/* [I] its name in "/" */
 	const struct vfs_fstype		*mnt_type;	/* [I] */
 	struct block_device		*mnt_bdev;	/* [I] */
 	unsigned			mnt_flags;	/* [I] after mount: VFS_MNT_* */
@@ -176,18 +191,31 @@ struct vfs_file {
 	u64		f_pos;		/* [v] */
 };
 
-/* fs/vfs.c: the mount table, and "/" itself (the directory of mount points) */
+/* fs/vfs.c: the mount table, and "/" itself (the directory of mounts) */
 extern struct vnode vfs_rootv;
 int vfs_register_fstype(const struct vfs_fstype *ft);
-/* Mount @bdev at "/NAME" (@dir is "/NAME" or "NAME"); @fstype NULL probes every type. */
+/*
+ * Mount @bdev on the directory @dir, or under "/" when @dir names a new
+ * entry there ("/sda1" or "sda1"); @fstype NULL probes every type.
+ */
 int vfs_mount(struct block_device *bdev, const char *dir, const char *fstype, unsigned flags);
-int vfs_umount(const char *dir);
+/* The mount whose root @path names: 0, -EINVAL if no mount's root, or the walk's error. */
+int vfs_find_mount(const char *path, struct vfs_mount **out);
+int vfs_umount(struct vfs_mount *mnt);
+/* Does another mount sit on one of @mnt's directories? */
+bool vfs_mounted_on(const struct vfs_mount *mnt);
+/* The full path of the directory @mnt is mounted on, into @buf (@size bytes). */
+int vfs_mount_path(const struct vfs_mount *mnt, char *buf, size_t size);
 /* Call fn for each mount in mount order; stops at and returns fn's first nonzero. */
 int vfs_for_each_mount(int (*fn)(struct vfs_mount *mnt, void *arg), void *arg);
 int vfs_statfs(const char *path, struct vfs_statfs *st);
 int vfs_sync(void);
 void vnode_get(struct vnode *v);
 int vnode_put(struct vnode *v);
+
+/* fs/atime.c: access times by Linux's relatime rule */
+bool vfs_atime_due(const struct vfs_stat *st, s64 now);
+int vfs_accessed(struct vnode *v);
 
 /* fs/namei.c: path walk */
 int vfs_lookup(const char *path, bool follow, struct vnode **out);

@@ -6,7 +6,8 @@
  * This layer resolves paths (fs/namei.c), enforces what does not depend
  * on the filesystem -- access mode of an open file, -EROFS on read-only
  * mounts, -EXDEV across mounts, "." and ".." never created or removed,
- * "/" holding only mount points -- and calls the vnode's ops for the rest.
+ * "/" holding only mounts, -EBUSY for removing or renaming a mount point
+ * -- records accesses (fs/atime.c) and calls the vnode's ops for the rest.
  * A missing op means the object cannot do that: -EPERM.
  */
 #include "fs/vfs.h"
@@ -117,12 +118,18 @@ int vfs_close(struct vfs_file *f)
 long vfs_pread(struct vfs_file *f, void *buf, size_t len, u64 pos)
 {
 	struct vnode *v = f->f_vnode;
+	long n;
 
 	if ((f->f_flags & VFS_O_ACCMODE) == VFS_O_WRONLY)
 		return -EBADF;
 	if (VFS_S_ISDIR(v->v_mode))
 		return -EISDIR;
-	return v->v_ops->vop_read ? v->v_ops->vop_read(v, pos, buf, len) : -EINVAL;
+	if (!v->v_ops->vop_read)
+		return -EINVAL;
+	n = v->v_ops->vop_read(v, pos, buf, len);
+	if (n >= 0 && len)
+		vfs_accessed(v);	/* an atime not recorded fails no read, as on Linux */
+	return n;
 }
 
 long vfs_pwrite(struct vfs_file *f, const void *buf, size_t len, u64 pos)
@@ -204,14 +211,19 @@ int vfs_ftruncate(struct vfs_file *f, u64 size)
 	return v->v_ops->vop_truncate ? v->v_ops->vop_truncate(v, size) : -EINVAL;
 }
 
-/* 1 and the next entry, 0 at the end, or -errno. */
+/* 1 and the next entry, 0 at the end, or -errno.  A listing from the start is an access. */
 int vfs_readdir(struct vfs_file *f, struct vfs_dirent *de)
 {
 	struct vnode *v = f->f_vnode;
+	bool start = f->f_pos == 0;
+	int r;
 
 	if (!VFS_S_ISDIR(v->v_mode) || !v->v_ops->vop_readdir)
 		return -ENOTDIR;
-	return v->v_ops->vop_readdir(v, &f->f_pos, de);
+	r = v->v_ops->vop_readdir(v, &f->f_pos, de);
+	if (r >= 0 && start)
+		vfs_accessed(v);	/* an atime not recorded fails no listing */
+	return r;
 }
 
 int vfs_fstat(struct vfs_file *f, struct vfs_stat *st)
@@ -271,8 +283,33 @@ int vfs_readlink(const char *path, char *buf, size_t size)
 	return err;
 }
 
-/* The parent of @path, checked modifiable, and the last name. */
-static int vfs_parent_for_change(const char *path, struct vnode **dir, char **name)
+/*
+ * -EBUSY if @name in @dir is a mount point: a covered directory, or a
+ * mount in "/".  Else 0, or the lookup's error (-ENOENT is left to the
+ * operation to report).  Without mounts on @dir's filesystem, no lookup.
+ */
+static int vfs_not_mountpoint(struct vnode *dir, const char *name)
+{
+	struct vnode *v;
+	int err;
+
+	if (dir->v_mnt && !vfs_mounted_on(dir->v_mnt))
+		return 0;
+	err = dir->v_ops->vop_lookup(dir, name, strlen(name), &v);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	if (v->v_mountedhere || v == v->v_mnt->mnt_root)
+		err = -EBUSY;
+	vnode_put(v);
+	return err;
+}
+
+/*
+ * The parent of @path, checked modifiable, and the last name (allocated:
+ * kfree() it).  @removes: the name is to go or be replaced, which a mount
+ * point's may not (-EBUSY).
+ */
+static int vfs_parent_for_change(const char *path, bool removes, struct vnode **dir, char **name)
 {
 	int err;
 
@@ -282,7 +319,9 @@ static int vfs_parent_for_change(const char *path, struct vnode **dir, char **na
 	err = vfs_lookup_parent(path, dir, *name);
 	if (err)
 		goto free_name;
-	err = vfs_may_modify(*dir);
+	err = removes ? vfs_not_mountpoint(*dir, *name) : 0;
+	if (!err)
+		err = vfs_may_modify(*dir);
 	if (err)
 		goto put_dir;
 	return 0;
@@ -293,67 +332,76 @@ free_name:
 	return err;
 }
 
-int vfs_mkdir(const char *path, u32 mode)
+/* The changes of one name in one directory that vfs_nameop() makes. */
+enum vfs_nameop {
+	NAMEOP_MKDIR,
+	NAMEOP_RMDIR,
+	NAMEOP_UNLINK,
+	NAMEOP_SYMLINK,
+};
+
+/*
+ * Find the directory of @path, check it may change, apply @op to the last
+ * name (@mode for mkdir, @target for symlink) and put the directory back.
+ * A filesystem without the op gives -EPERM.
+ */
+static int vfs_nameop(const char *path, enum vfs_nameop op, u32 mode, const char *target)
 {
+	const struct vnode_ops *ops;
 	struct vnode *dir;
 	char *name;
+	size_t len;
 	int err;
 
-	err = vfs_parent_for_change(path, &dir, &name);
+	err = vfs_parent_for_change(path, op == NAMEOP_RMDIR || op == NAMEOP_UNLINK, &dir, &name);
 	if (err)
-		return err == -EBUSY ? -EEXIST : err;
-	err = dir->v_ops->vop_mkdir ? dir->v_ops->vop_mkdir(dir, name, strlen(name), mode) : -EPERM;
+		return op == NAMEOP_MKDIR && err == -EBUSY ? -EEXIST : err;	/* mkdir / */
+	ops = dir->v_ops;
+	len = strlen(name);
+	err = -EPERM;
+	switch (op) {
+	case NAMEOP_MKDIR:
+		if (ops->vop_mkdir)
+			err = ops->vop_mkdir(dir, name, len, mode);
+		break;
+	case NAMEOP_RMDIR:
+		if (ops->vop_rmdir)
+			err = ops->vop_rmdir(dir, name, len);
+		break;
+	case NAMEOP_UNLINK:
+		if (ops->vop_unlink)
+			err = ops->vop_unlink(dir, name, len);
+		break;
+	case NAMEOP_SYMLINK:
+		if (ops->vop_symlink)
+			err = ops->vop_symlink(dir, name, len, target);
+		break;
+	}
 	vnode_put(dir);
 	kfree(name);
 	return err;
+}
+
+int vfs_mkdir(const char *path, u32 mode)
+{
+	return vfs_nameop(path, NAMEOP_MKDIR, mode, NULL);
 }
 
 int vfs_rmdir(const char *path)
 {
-	struct vnode *dir;
-	char *name;
-	int err;
-
-	err = vfs_parent_for_change(path, &dir, &name);
-	if (err)
-		return err;
-	err = dir->v_ops->vop_rmdir ? dir->v_ops->vop_rmdir(dir, name, strlen(name)) : -EPERM;
-	vnode_put(dir);
-	kfree(name);
-	return err;
+	return vfs_nameop(path, NAMEOP_RMDIR, 0, NULL);
 }
 
 int vfs_unlink(const char *path)
 {
-	struct vnode *dir;
-	char *name;
-	int err;
-
-	err = vfs_parent_for_change(path, &dir, &name);
-	if (err)
-		return err;
-	err = dir->v_ops->vop_unlink ? dir->v_ops->vop_unlink(dir, name, strlen(name)) : -EPERM;
-	vnode_put(dir);
-	kfree(name);
-	return err;
+	return vfs_nameop(path, NAMEOP_UNLINK, 0, NULL);
 }
 
 int vfs_symlink(const char *target, const char *path)
 {
-	struct vnode *dir;
-	char *name;
-	int err;
-
 	if (strlen(target) >= VFS_PATH_MAX)
 		return -ENAMETOOLONG;
-	err = vfs_parent_for_change(path, &dir, &name);
-	if (err)
-		return err;
-	err = dir->v_ops->vop_symlink ?
-	      dir->v_ops->vop_symlink(dir, name, strlen(name), target) : -EPERM;
-	vnode_put(dir);
-	kfree(name);
-	return err;
+	return vfs_nameop(path, NAMEOP_SYMLINK, 0, target);
 }
 
 /* A new name @path for the existing file @target (not followed if a symlink). */
@@ -366,7 +414,7 @@ int vfs_link(const char *target, const char *path)
 	err = vfs_lookup(target, false, &v);
 	if (err)
 		return err;
-	err = vfs_parent_for_change(path, &dir, &name);
+	err = vfs_parent_for_change(path, false, &dir, &name);
 	if (err)
 		goto put_v;
 	if (dir->v_mnt != v->v_mnt)
@@ -387,10 +435,10 @@ int vfs_rename(const char *from, const char *to)
 	char *oname, *nname;
 	int err;
 
-	err = vfs_parent_for_change(from, &odir, &oname);
+	err = vfs_parent_for_change(from, true, &odir, &oname);
 	if (err)
 		return err;
-	err = vfs_parent_for_change(to, &ndir, &nname);
+	err = vfs_parent_for_change(to, true, &ndir, &nname);
 	if (err)
 		goto put_odir;
 	if (odir->v_mnt != ndir->v_mnt)

@@ -11,20 +11,29 @@
  * change clears EXT2_INDEX_FL, which makes the index plain free space, as
  * Linux's ext2 does.
  *
- * Every entry is checked before use (rec_len at least 12, a multiple of 4,
- * inside the block and large enough for the name; the inode number in
- * range); a bad block fails the operation with -EUCLEAN and is reported.
+ * Every walk over the entries goes through one iterator (ext2_dir_next),
+ * which checks each entry before handing it out: rec_len at least 12, a
+ * multiple of 4, inside the block and large enough for the name; the name
+ * length and inode number in range.  A bad entry fails the operation with
+ * -EUCLEAN and is reported with its directory, block and offset.
  */
 #include "fs/ext2/ext2.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 
-/* A position in a directory: a referenced block and an entry in it. */
-struct ext2_slot {
-	struct buffer_head	*sl_bh;
-	u32			sl_off;		/* the entry */
-	u32			sl_prev;	/* the entry before it in the block, or sl_off */
+/*
+ * A walk over the entries of a directory, block by block, unused ones
+ * included.  Between ext2_dir_next() calls it stands on a checked entry:
+ * it_bh (referenced) holds it at it_off, it_rec long.
+ */
+struct ext2_dir_iter {
+	struct ext2_inode_info	*it_dir;
+	u64			it_lblk;	/* the directory block walked */
+	struct buffer_head	*it_bh;		/* that block, or NULL before reading it */
+	u32			it_off;		/* the entry */
+	u32			it_prev;	/* the entry before it in the block, or it_off */
+	u32			it_rec;		/* the entry's rec_len */
 };
 
 static const u8 ext2_type_by_mode[16] = {
@@ -129,55 +138,97 @@ static u64 ext2_dir_blocks(struct ext2_inode_info *dir)
 	return ext2_isize(dir) >> dir->ei_fs->fs_bshift;
 }
 
-/*
- * Find @name in @dir.  Returns 0 and the slot (its buffer referenced: the
- * caller brelse()s it), -ENOENT, or -errno.
- */
-static int ext2_dir_search(struct ext2_inode_info *dir, const char *name, size_t len,
-			   struct ext2_slot *sl)
+/* Start a walk of @dir at the first entry of block @lblk. */
+static void ext2_dir_iter_init(struct ext2_dir_iter *it, struct ext2_inode_info *dir, u64 lblk)
 {
-	struct ext2_fs *fs = dir->ei_fs;
-	u64 n = ext2_dir_blocks(dir), lblk;
-	struct buffer_head *bh;
-	u32 off, prev;
+	it->it_dir = dir;
+	it->it_lblk = lblk;
+	it->it_bh = NULL;
+	it->it_off = it->it_prev = it->it_rec = 0;
+}
+
+/* End a walk: release the block it stands in. */
+static void ext2_dir_iter_end(struct ext2_dir_iter *it)
+{
+	brelse(it->it_bh);
+	it->it_bh = NULL;
+}
+
+static struct ext2_dir_entry *ext2_dir_iter_de(const struct ext2_dir_iter *it)
+{
+	return de_at(it->it_bh, it->it_off);
+}
+
+/*
+ * Step to the next entry, reading the next block when this one ends.
+ * Returns 1 standing on it, 0 past the last block, or -errno (a bad entry,
+ * reported).  Call ext2_dir_iter_end() whatever it returned.
+ */
+static int ext2_dir_next(struct ext2_dir_iter *it)
+{
+	struct ext2_inode_info *dir = it->it_dir;
 	int rec;
 
-	for (lblk = 0; lblk < n; lblk++) {
-		bh = ext2_dir_bread(dir, lblk);
+	if (it->it_bh) {
+		it->it_prev = it->it_off;
+		it->it_off += it->it_rec;
+		if (it->it_off >= dir->ei_fs->fs_bsize) {
+			ext2_dir_iter_end(it);
+			it->it_lblk++;
+		}
+	}
+	if (!it->it_bh) {
+		struct buffer_head *bh;
+
+		if (it->it_lblk >= ext2_dir_blocks(dir))
+			return 0;
+		bh = ext2_dir_bread(dir, it->it_lblk);
 		if (IS_ERR(bh))
 			return PTR_ERR(bh);
-		for (off = prev = 0; off < fs->fs_bsize; prev = off, off += (u32)rec) {
-			struct ext2_dir_entry *de = de_at(bh, off);
-
-			rec = ext2_check_entry(dir, bh, off);
-			if (rec < 0) {
-				brelse(bh);
-				return rec;
-			}
-			if (de->inode && de_namelen(fs, de) == len && !memcmp(de->name, name, len)) {
-				sl->sl_bh = bh;
-				sl->sl_off = off;
-				sl->sl_prev = prev;
-				return 0;
-			}
-		}
-		brelse(bh);
+		it->it_bh = bh;
+		it->it_off = it->it_prev = 0;
 	}
-	return -ENOENT;
+	rec = ext2_check_entry(dir, it->it_bh, it->it_off);
+	if (rec < 0)
+		return rec;
+	it->it_rec = (u32)rec;
+	return 1;
+}
+
+/* Is the entry live and named @name? */
+static bool de_match(const struct ext2_fs *fs, const struct ext2_dir_entry *de,
+		     const char *name, size_t len)
+{
+	return de->inode && de_namelen(fs, de) == len && !memcmp(de->name, name, len);
+}
+
+/*
+ * Find @name in @dir: 0 with @it standing on its entry, -ENOENT, or
+ * -errno.  Call ext2_dir_iter_end() after either.
+ */
+static int ext2_dir_search(struct ext2_inode_info *dir, const char *name, size_t len,
+			   struct ext2_dir_iter *it)
+{
+	int r;
+
+	ext2_dir_iter_init(it, dir, 0);
+	while ((r = ext2_dir_next(it)) == 1)
+		if (de_match(dir->ei_fs, ext2_dir_iter_de(it), name, len))
+			return 0;
+	return r < 0 ? r : -ENOENT;
 }
 
 /* The inode number @name refers to in @dir: 0, -ENOENT, -errno. */
 int ext2_dir_find(struct ext2_inode_info *dir, const char *name, size_t len, u32 *ino)
 {
-	struct ext2_slot sl;
+	struct ext2_dir_iter it;
 	int err;
 
-	err = ext2_dir_search(dir, name, len, &sl);
-	if (err)
-		return err;
-	*ino = le32_to_cpu(de_at(sl.sl_bh, sl.sl_off)->inode);
-	brelse(sl.sl_bh);
-	return 0;
+	err = ext2_dir_search(dir, name, len, &it);
+	if (!err)
+		*ino = le32_to_cpu(ext2_dir_iter_de(&it)->inode);
+	ext2_dir_iter_end(&it);
+	return err;
 }
 
 /* The directory changed: times, and the htree index is no longer valid. */
@@ -188,37 +239,18 @@ static void ext2_dir_changed(struct ext2_inode_info *dir)
 }
 
 /*
- * Add @name -> @ino (a file of @mode) to @dir, which must not hold @name.
- * Uses the first gap large enough, else appends a block.  0 or -errno.
+ * Append a block to @dir holding one unused entry that spans it, and
+ * stand @it on that entry.  0 or -errno.
  */
-int ext2_dir_add(struct ext2_inode_info *dir, const char *name, size_t len, u32 ino, u32 mode)
+static int ext2_dir_grow(struct ext2_inode_info *dir, struct ext2_dir_iter *it)
 {
 	struct ext2_fs *fs = dir->ei_fs;
-	u32 need = EXT2_DIR_REC_LEN(len), off, pblk, rec, used;
-	u64 n = ext2_dir_blocks(dir), lblk;
-	struct ext2_dir_entry *de, *nde;
+	u64 n = ext2_dir_blocks(dir);
+	struct ext2_dir_entry *de;
 	struct buffer_head *bh;
-	int r, err;
+	u32 pblk;
+	int err;
 
-	for (lblk = 0; lblk < n; lblk++) {
-		bh = ext2_dir_bread(dir, lblk);
-		if (IS_ERR(bh))
-			return PTR_ERR(bh);
-		for (off = 0; off < fs->fs_bsize; off += rec) {
-			r = ext2_check_entry(dir, bh, off);
-			if (r < 0) {
-				brelse(bh);
-				return r;
-			}
-			rec = (u32)r;
-			de = de_at(bh, off);
-			used = de->inode ? EXT2_DIR_REC_LEN(de_namelen(fs, de)) : 0;
-			if (rec - used >= need)
-				goto found;
-		}
-		brelse(bh);
-	}
-	/* No room: a new block holding one unused entry that spans it. */
 	if (((n + 1) << fs->fs_bshift) > 0xffffffffULL)
 		return -ENOSPC;
 	err = ext2_bmap(dir, n, true, &pblk);
@@ -227,106 +259,124 @@ int ext2_dir_add(struct ext2_inode_info *dir, const char *name, size_t len, u32 
 	bh = ext2_bread(fs, pblk);
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);
-	off = 0;
 	de = de_at(bh, 0);
 	de->inode = 0;
 	de->rec_len = cpu_to_le16((u16)fs->fs_bsize);
 	de->name_len = de->file_type = 0;
-	rec = fs->fs_bsize;
-	used = 0;
 	ext2_set_isize(dir, (n + 1) << fs->fs_bshift);
-found:
+	ext2_dir_iter_init(it, dir, n);
+	it->it_bh = bh;
+	it->it_rec = fs->fs_bsize;
+	return 0;
+}
+
+/*
+ * Add @name -> @ino (a file of @mode) to @dir, which must not hold @name.
+ * Uses the first gap large enough, else appends a block.  0 or -errno.
+ */
+int ext2_dir_add(struct ext2_inode_info *dir, const char *name, size_t len, u32 ino, u32 mode)
+{
+	struct ext2_fs *fs = dir->ei_fs;
+	u32 need = EXT2_DIR_REC_LEN(len), used = 0;
+	struct ext2_dir_entry *de, *nde;
+	struct ext2_dir_iter it;
+	int r;
+
+	ext2_dir_iter_init(&it, dir, 0);
+	while ((r = ext2_dir_next(&it)) == 1) {
+		de = ext2_dir_iter_de(&it);
+		used = de->inode ? EXT2_DIR_REC_LEN(de_namelen(fs, de)) : 0;
+		if (it.it_rec - used >= need)
+			break;
+	}
+	if (r < 0)
+		goto end;
+	if (r == 0) {
+		used = 0;	/* no room: a new block */
+		r = ext2_dir_grow(dir, &it);
+		if (r)
+			goto end;
+	}
+	de = ext2_dir_iter_de(&it);
 	if (used) {
 		/* Split: the old entry keeps @used bytes, the new one the rest. */
-		nde = de_at(bh, off + used);
+		nde = de_at(it.it_bh, it.it_off + used);
 		de->rec_len = cpu_to_le16((u16)used);
-		nde->rec_len = cpu_to_le16((u16)(rec - used));
+		nde->rec_len = cpu_to_le16((u16)(it.it_rec - used));
 		de = nde;
 	}
 	de->inode = cpu_to_le32(ino);
 	de_set_name(fs, de, name, len, mode);
-	mark_buffer_dirty(bh);
-	brelse(bh);
+	mark_buffer_dirty(it.it_bh);
 	ext2_dir_changed(dir);
-	return 0;
+	r = 0;
+end:
+	ext2_dir_iter_end(&it);
+	return r;
 }
 
 /* Remove @name from @dir.  0, -ENOENT, -errno. */
 int ext2_dir_remove(struct ext2_inode_info *dir, const char *name, size_t len)
 {
 	struct ext2_dir_entry *de, *prev;
-	struct ext2_slot sl;
+	struct ext2_dir_iter it;
 	int err;
 
-	err = ext2_dir_search(dir, name, len, &sl);
+	err = ext2_dir_search(dir, name, len, &it);
 	if (err)
-		return err;
-	de = de_at(sl.sl_bh, sl.sl_off);
-	if (sl.sl_prev != sl.sl_off) {
-		prev = de_at(sl.sl_bh, sl.sl_prev);
-		prev->rec_len = cpu_to_le16((u16)(le16_to_cpu(prev->rec_len) +
-						  le16_to_cpu(de->rec_len)));
+		goto end;
+	de = ext2_dir_iter_de(&it);
+	if (it.it_prev != it.it_off) {
+		/* merge into the entry before it in the block */
+		prev = de_at(it.it_bh, it.it_prev);
+		prev->rec_len = cpu_to_le16((u16)(le16_to_cpu(prev->rec_len) + it.it_rec));
 	} else {
 		de->inode = 0;
 	}
-	mark_buffer_dirty(sl.sl_bh);
-	brelse(sl.sl_bh);
+	mark_buffer_dirty(it.it_bh);
 	ext2_dir_changed(dir);
-	return 0;
+end:
+	ext2_dir_iter_end(&it);
+	return err;
 }
 
 /* Point the existing entry @name of @dir at @ino (a file of @mode). */
 int ext2_dir_set(struct ext2_inode_info *dir, const char *name, size_t len, u32 ino, u32 mode)
 {
 	struct ext2_dir_entry *de;
-	struct ext2_slot sl;
+	struct ext2_dir_iter it;
 	int err;
 
-	err = ext2_dir_search(dir, name, len, &sl);
-	if (err)
-		return err;
-	de = de_at(sl.sl_bh, sl.sl_off);
-	de->inode = cpu_to_le32(ino);
-	de_set_name(dir->ei_fs, de, name, len, mode);
-	mark_buffer_dirty(sl.sl_bh);
-	brelse(sl.sl_bh);
-	ext2_dir_changed(dir);
-	return 0;
+	err = ext2_dir_search(dir, name, len, &it);
+	if (!err) {
+		de = ext2_dir_iter_de(&it);
+		de->inode = cpu_to_le32(ino);
+		de_set_name(dir->ei_fs, de, name, len, mode);
+		mark_buffer_dirty(it.it_bh);
+		ext2_dir_changed(dir);
+	}
+	ext2_dir_iter_end(&it);
+	return err;
 }
 
 /* 0 if @dir holds only "." and "..", -ENOTEMPTY, or -errno. */
 int ext2_dir_empty(struct ext2_inode_info *dir)
 {
-	struct ext2_fs *fs = dir->ei_fs;
-	u64 n = ext2_dir_blocks(dir), lblk;
-	struct buffer_head *bh;
-	u32 off, nlen;
-	int rec;
+	const struct ext2_dir_entry *de;
+	struct ext2_dir_iter it;
+	int r;
 
-	for (lblk = 0; lblk < n; lblk++) {
-		bh = ext2_dir_bread(dir, lblk);
-		if (IS_ERR(bh))
-			return PTR_ERR(bh);
-		for (off = 0; off < fs->fs_bsize; off += (u32)rec) {
-			struct ext2_dir_entry *de = de_at(bh, off);
-
-			rec = ext2_check_entry(dir, bh, off);
-			if (rec < 0) {
-				brelse(bh);
-				return rec;
-			}
-			if (!de->inode)
-				continue;
-			nlen = de_namelen(fs, de);
-			if ((nlen == 1 && de->name[0] == '.') ||
-			    (nlen == 2 && de->name[0] == '.' && de->name[1] == '.'))
-				continue;
-			brelse(bh);
-			return -ENOTEMPTY;
+	ext2_dir_iter_init(&it, dir, 0);
+	while ((r = ext2_dir_next(&it)) == 1) {
+		de = ext2_dir_iter_de(&it);
+		if (de->inode && !de_match(dir->ei_fs, de, ".", 1) &&
+		    !de_match(dir->ei_fs, de, "..", 2)) {
+			r = -ENOTEMPTY;
+			break;
 		}
-		brelse(bh);
 	}
-	return 0;
+	ext2_dir_iter_end(&it);
+	return r;
 }
 
 /* Give the new directory @dir its first block: "." and "..". */
@@ -386,41 +436,32 @@ int ext2_readdir(struct vnode *v, u64 *pos, struct vfs_dirent *d)
 {
 	struct ext2_inode_info *dir = EXT2_I(v);
 	struct ext2_fs *fs = dir->ei_fs;
-	u64 n = ext2_dir_blocks(dir), lblk;
-	struct buffer_head *bh;
-	u32 off, want, nlen;
-	int rec;
+	const struct ext2_dir_entry *de;
+	struct ext2_dir_iter it;
+	u64 here;
+	u32 nlen;
+	int r;
 
 	if (!ext2_isdir(dir))
 		return -ENOTDIR;
-	for (lblk = *pos >> fs->fs_bshift; lblk < n; lblk++) {
-		want = lblk == *pos >> fs->fs_bshift ? (u32)(*pos & (fs->fs_bsize - 1)) : 0;
-		bh = ext2_dir_bread(dir, lblk);
-		if (IS_ERR(bh))
-			return PTR_ERR(bh);
-		for (off = 0; off < fs->fs_bsize; off += (u32)rec) {
-			struct ext2_dir_entry *de = de_at(bh, off);
-
-			rec = ext2_check_entry(dir, bh, off);
-			if (rec < 0) {
-				brelse(bh);
-				return rec;
-			}
-			if (off < want || !de->inode)
-				continue;
-			nlen = de_namelen(fs, de);
-			d->d_ino = le32_to_cpu(de->inode);
-			d->d_namlen = (u16)nlen;
-			memcpy(d->d_name, de->name, nlen);
-			d->d_name[nlen] = '\0';
-			d->d_type = fs->fs_filetype && de->file_type < EXT2_FT_MAX ?
-				    vfs_type_by_ft[de->file_type] : VFS_DT_UNKNOWN;
-			*pos = (lblk << fs->fs_bshift) + off + (u32)rec;
-			brelse(bh);
-			return 1;
-		}
-		brelse(bh);
+	ext2_dir_iter_init(&it, dir, *pos >> fs->fs_bshift);
+	while ((r = ext2_dir_next(&it)) == 1) {
+		de = ext2_dir_iter_de(&it);
+		here = (it.it_lblk << fs->fs_bshift) + it.it_off;
+		if (here < *pos || !de->inode)
+			continue;
+		nlen = de_namelen(fs, de);
+		d->d_ino = le32_to_cpu(de->inode);
+		d->d_namlen = (u16)nlen;
+		memcpy(d->d_name, de->name, nlen);
+		d->d_name[nlen] = '\0';
+		d->d_type = fs->fs_filetype && de->file_type < EXT2_FT_MAX ?
+			    vfs_type_by_ft[de->file_type] : VFS_DT_UNKNOWN;
+		*pos = here + it.it_rec;
+		break;
 	}
-	*pos = n << fs->fs_bshift;
-	return 0;
+	if (r == 0)
+		*pos = ext2_dir_blocks(dir) << fs->fs_bshift;
+	ext2_dir_iter_end(&it);
+	return r;
 }

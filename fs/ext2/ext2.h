@@ -130,6 +130,7 @@ void ext2_mark_dirty(struct ext2_inode_info *ei);
 u64 ext2_isize(const struct ext2_inode_info *ei);
 void ext2_set_isize(struct ext2_inode_info *ei, u64 size);
 void ext2_touch(struct ext2_inode_info *ei, bool mtime, bool ctime);
+int ext2_set_atime(struct vnode *v, s64 atime);
 void ext2_add_blocks(struct ext2_inode_info *ei, int nblocks);
 int ext2_inode_release(struct vnode *v);
 int ext2_getattr(struct vnode *v, struct vfs_stat *st);

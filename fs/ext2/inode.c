@@ -264,6 +264,18 @@ void ext2_touch(struct ext2_inode_info *ei, bool mtime, bool ctime)
 	ei->ei_dirty = true;
 }
 
+/* vop_set_atime: in core only, written back with the rest of the inode. */
+int ext2_set_atime(struct vnode *v, s64 atime)
+{
+	struct ext2_inode_info *ei = EXT2_I(v);
+
+	if (ei->ei_fs->fs_rdonly)
+		return -EROFS;
+	ei->ei_raw.i_atime = cpu_to_le32((u32)atime);
+	ei->ei_dirty = true;
+	return 0;
+}
+
 /* Account @n blocks (negative: freed) in i_blocks, in 512-byte units. */
 void ext2_add_blocks(struct ext2_inode_info *ei, int n)
 {

@@ -391,5 +391,6 @@ const struct vnode_ops ext2_vnode_ops = {
 	.vop_unlink	= ext2_unlink,
 	.vop_rmdir	= ext2_rmdir,
 	.vop_rename	= ext2_rename,
+	.vop_set_atime	= ext2_set_atime,
 	.vop_release	= ext2_inode_release,
 };

@@ -9,7 +9,7 @@
  * behind is a bug: the last two abort here.
  *
  *	clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -DHOST_TEST \
- *		tests/fuzz/fuzz_ext2.c fs/vfs.c fs/namei.c fs/vfsops.c fs/ext2/*.c \
+ *		tests/fuzz/fuzz_ext2.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c fs/ext2/*.c \
  *		lib/strutil.c lib/errstr.c tests/unit/fakes/{buffer_file,slab_fake,wallclock_fake}.c \
  *		tests/unit/host/kernel_shim.c -o fuzz_ext2
  *	./fuzz_ext2 CORPUS_DIR	(seed corpus: tests/host/ext2_fuzz.sh makes one)
@@ -113,10 +113,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bdev = bdev_mem_open(img, size & ~(u64)511, false, "fuzz0");
 	vfs_register_fstype(&ext2_fstype);
 	if (bdev && vfs_mount(bdev, "/f", "ext2", 0) == 0) {
+		struct vfs_mount *m;
+
 		walk_tree();
 		change_things();
 		walk_tree();
-		if (vfs_umount("/f"))
+		if (vfs_find_mount("/f", &m) || vfs_umount(m))
 			abort();	/* nothing is open: unmount must succeed */
 	}
 	if (bdev && bdev_close(bdev))

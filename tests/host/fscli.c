@@ -13,9 +13,12 @@
  *	fill P BYTES SEED [OFF]      (create if needed, write fillgen bytes at OFF)
  *	mkdir P | rmdir P | rm P | mv A B | ln A B | symlink TARGET P
  *	sync | remount [ro] | mkdirs P N (N subdirectories or files) | touchn P N
+ *	mount HOSTIMAGE DIR [ro] | umount DIR | mounts (each mount's path)
+ *	open P | close       (hold one file open, or let it go)
+ *	times P (atime, mtime, ctime) | clock SECONDS (what the clock says now)
  *
  * Every command ends with a line "= RC" (0 or -errno).  At the end fscli
- * unmounts, closes the device and checks that no buffer reference and no
+ * unmounts (the other mounts first), closes the devices and checks that no buffer reference and no
  * allocation is left; the exit status is 0 only if all of that held.
  * Paths are used as given ("/d/x").
  */
@@ -30,11 +33,15 @@
 #include "kernel/errno.h"
 #include "tests/unit/fakes/fakes.h"
 #include "tests/unit/fakes/buffer_file.h"
+#include "tests/unit/fakes/wallclock_fake.h"
 #include "tests/unit/host/shim.h"
 
-#define CHUNK	(256 * 1024)
+#define CHUNK		(256 * 1024)
+#define MAX_MOUNTS	8	/* images mounted besides the one at /d */
 
 static struct block_device *bdev;
+static struct block_device *others[MAX_MOUNTS];	/* devices of `mount`, in mount order */
+static struct vfs_file *held;			/* the file of `open` */
 static bool ro;
 static u8 *iobuf;
 
@@ -209,6 +216,84 @@ static int do_many(const char *path, long n, bool dirs)
 	return 0;
 }
 
+/* mount HOSTIMAGE DIR [ro]: one more image, on any directory. */
+static int do_mount(const char *img, const char *dir, bool readonly)
+{
+	struct block_device *b;
+	size_t i;
+	int err;
+
+	for (i = 0; i < MAX_MOUNTS && others[i]; i++)
+		;
+	if (i == MAX_MOUNTS)
+		return -ENOSPC;
+	b = bdev_file_open(img, 0, 0, readonly);
+	if (!b)
+		return -ENOENT;
+	err = vfs_mount(b, dir, "ext2", readonly ? VFS_MNT_RDONLY : 0);
+	if (err) {
+		bdev_close(b);
+		return err;
+	}
+	others[i] = b;
+	return 0;
+}
+
+/* Unmount @m and close its device if `mount` opened it. */
+static int umount_close(struct vfs_mount *m)
+{
+	struct block_device *b = m->mnt_bdev;
+	size_t i;
+	int err = vfs_umount(m);
+
+	if (err == -EBUSY || b == bdev)
+		return err;
+	for (i = 0; i < MAX_MOUNTS && others[i] != b; i++)
+		;
+	if (i < MAX_MOUNTS) {
+		memmove(&others[i], &others[i + 1], (MAX_MOUNTS - 1 - i) * sizeof(others[0]));
+		others[MAX_MOUNTS - 1] = NULL;
+		if (bdev_close(b) && !err)
+			err = -EBUSY;	/* a buffer reference leaked */
+	}
+	return err;
+}
+
+static int do_umount(const char *dir)
+{
+	struct vfs_mount *m;
+	int err = vfs_find_mount(dir, &m);
+
+	return err ? err : umount_close(m);
+}
+
+static int print_mount(struct vfs_mount *m, void *arg)
+{
+	char path[VFS_PATH_MAX];
+	int err = vfs_mount_path(m, path, sizeof(path));
+
+	if (!err)
+		printf("%s%s\n", path, m->mnt_flags & VFS_MNT_RDONLY ? " ro" : "");
+	return err;
+}
+
+static int do_times(const char *path)
+{
+	struct vfs_stat st;
+	int err = vfs_lstat(path, &st);
+
+	if (!err)
+		printf("atime=%lld mtime=%lld ctime=%lld\n", (long long)st.st_atime,
+		       (long long)st.st_mtime, (long long)st.st_ctime);
+	return err;
+}
+
+static int last_mount(struct vfs_mount *m, void *last)
+{
+	*(struct vfs_mount **)last = m;
+	return 0;
+}
+
 static int mount_d(bool readonly)
 {
 	return vfs_mount(bdev, "/d", "ext2", readonly ? VFS_MNT_RDONLY : 0);
@@ -285,11 +370,34 @@ static int run(int argc, char **av)
 	if (!strcmp(c, "mkdirs")) { NEED(3); return do_many(av[1], (long)num(av[2]), true); }
 	if (!strcmp(c, "touchn")) { NEED(3); return do_many(av[1], (long)num(av[2]), false); }
 	if (!strcmp(c, "remount")) {
-		err = vfs_umount("/d");
+		err = do_umount("/d");
 		if (err)
 			return err;
 		return mount_d(ro || (argc == 2 && !strcmp(av[1], "ro")));
 	}
+	if (!strcmp(c, "mount")) {
+		if (argc != 3 && !(argc == 4 && !strcmp(av[3], "ro")))
+			return -EINVAL;
+		return do_mount(av[1], av[2], argc == 4);
+	}
+	if (!strcmp(c, "umount")) { NEED(2); return do_umount(av[1]); }
+	if (!strcmp(c, "mounts")) { NEED(1); return vfs_for_each_mount(print_mount, NULL); }
+	if (!strcmp(c, "open")) {
+		NEED(2);
+		if (held)
+			return -EBUSY;
+		return vfs_open(av[1], VFS_O_RDONLY, 0, &held);
+	}
+	if (!strcmp(c, "close")) {
+		NEED(1);
+		if (!held)
+			return -EBADF;
+		err = vfs_close(held);
+		held = NULL;
+		return err;
+	}
+	if (!strcmp(c, "times")) { NEED(2); return do_times(av[1]); }
+	if (!strcmp(c, "clock")) { NEED(2); host_wallclock = num(av[1]); return 0; }
 #undef NEED
 	return -ENOSYS;
 }
@@ -344,10 +452,20 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		printf("= %d\n", err);
 	}
-	err = vfs_umount("/d");
-	if (err) {
-		printf("umount = %d\n", err);
-		status = 1;
+	if (held)
+		vfs_close(held);
+	for (;;) {
+		struct vfs_mount *m = NULL;
+
+		vfs_for_each_mount(last_mount, &m);	/* last mounted first */
+		if (!m)
+			break;
+		err = umount_close(m);
+		if (err) {
+			printf("umount = %d\n", err);
+			status = 1;
+			break;
+		}
 	}
 	bdev_get_stats(bdev, &bs);
 	if (bs.bs_referenced) {
