@@ -139,11 +139,24 @@ void bio_put(struct bio *bio)
 	mempool_free(bio, bio_set.bs_bio_pool);
 }
 
+/* Does [page + offset, ...) continue the memory of vector entry v? */
+static bool bvec_continues(const struct bio_vec *v, const struct page *page, u32 offset)
+{
+	u32 end = v->bv_offset + v->bv_len;
+	const struct page *last = v->bv_page + ((end - 1) >> PAGE_SHIFT);
+
+	if (end & (PAGE_SIZE - 1))
+		return page == last && offset == (end & (PAGE_SIZE - 1));
+	/* The next page: adjacent struct pages of the same physical run. */
+	return offset == 0 && page == last + 1 && page_to_pfn(page) == page_to_pfn(last) + 1;
+}
+
 /**
  * bio_add_page - append len bytes at offset in page to a bio being built.
- * Merges with the last vector when the memory continues it.  When the
- * bio's queue is known (bi_queue, or bi_bdev), refuses what would break
- * its limits, so that the bio needs no split.
+ * Grows the last vector entry when the memory continues it, across pages
+ * too.  When the bio's queue is known (bi_queue, or bi_bdev), refuses to
+ * grow past what one request may carry (max_hw_sectors); segment limits
+ * are met at submission, by splitting (blk_queue_split).
  * Return: 0, or -E2BIG when it does not fit (start a new bio), -EINVAL.
  */
 int bio_add_page(struct bio *bio, struct page *page, u32 len, u32 offset)
@@ -159,31 +172,17 @@ int bio_add_page(struct bio *bio, struct page *page, u32 len, u32 offset)
 	if (q && ((u64)bio->bi_iter.bi_size + len) >> SECTOR_SHIFT >
 		 q->q_limits.lim_max_hw_sectors)
 		return -E2BIG;
-	if (bio->bi_vcnt) {
-		last = &bio->bi_io_vec[bio->bi_vcnt - 1];
-		if (last->bv_page == page && last->bv_offset + last->bv_len == offset) {
-			last->bv_len += len;
-			bio->bi_iter.bi_size += len;
-			if (q && blk_bio_segments(&q->q_limits, bio) > q->q_limits.lim_max_segments) {
-				last->bv_len -= len;
-				bio->bi_iter.bi_size -= len;
-				return -E2BIG;
-			}
-			return 0;
-		}
+	if (bio->bi_vcnt && bvec_continues(&bio->bi_io_vec[bio->bi_vcnt - 1], page, offset)) {
+		bio->bi_io_vec[bio->bi_vcnt - 1].bv_len += len;
+	} else {
+		if (bio->bi_vcnt >= bio->bi_max_vecs)
+			return -E2BIG;
+		last = &bio->bi_io_vec[bio->bi_vcnt++];
+		last->bv_page = page;
+		last->bv_offset = offset;
+		last->bv_len = len;
 	}
-	if (bio->bi_vcnt >= bio->bi_max_vecs)
-		return -E2BIG;
-	last = &bio->bi_io_vec[bio->bi_vcnt++];
-	last->bv_page = page;
-	last->bv_offset = offset;
-	last->bv_len = len;
 	bio->bi_iter.bi_size += len;
-	if (q && blk_bio_segments(&q->q_limits, bio) > q->q_limits.lim_max_segments) {
-		bio->bi_vcnt--;
-		bio->bi_iter.bi_size -= len;
-		return -E2BIG;
-	}
 	return 0;
 }
 
@@ -210,7 +209,18 @@ void bio_advance(struct bio *bio, u32 bytes)
 	bio->bi_iter.bi_sector += bytes >> SECTOR_SHIFT;
 }
 
-/* Vectors the rest of the bio touches: what a copy of it needs. */
+/* An iterator over the whole vector, from its first byte. */
+struct bvec_iter bio_vec_all(const struct bio *bio)
+{
+	struct bvec_iter it = { 0 };
+	u32 i;
+
+	for (i = 0; i < bio->bi_vcnt; i++)
+		it.bi_size += bio->bi_io_vec[i].bv_len;
+	return it;
+}
+
+/* Page-sized pieces the rest of the bio touches: what a bounce copy needs. */
 u32 bio_nr_vecs_left(const struct bio *bio)
 {
 	struct bvec_iter it;

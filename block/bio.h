@@ -6,6 +6,14 @@
  * be split at any sector inside any vector, and the halves (and clones)
  * share one vector array without copying it.
  *
+ * One vector entry may span several physically contiguous pages (bv_page
+ * is the first, bv_offset < PAGE_SIZE, bv_len any): bio_add_page() grows
+ * the last entry when the next page continues it, so a megabyte of
+ * contiguous memory is one entry, not 256.  Code that maps memory into
+ * the kernel (kmap) walks single-page pieces with bio_for_each_segment;
+ * code that only needs physical ranges (segment counting, scatter/gather,
+ * the bounce check) walks whole entries with bio_for_each_bvec.
+ *
  * Lifetime: bio_alloc() returns a bio with one reference; bio_put() drops
  * it.  bio_endio() ends the I/O exactly once: it records the first error,
  * waits for chained children (bio_chain), then calls bi_end_io.
@@ -21,6 +29,7 @@
 
 #include "kernel/compiler.h"
 #include "kernel/mm/gfp.h"
+#include "kernel/mm/page.h"
 
 struct page;
 struct bio;
@@ -93,29 +102,50 @@ static inline bool bio_is_flush(const struct bio *b)
 	return (b->bi_rw & REQ_PREFLUSH) && b->bi_iter.bi_size == 0;
 }
 
-/* The part of the vector at iter, clipped to what is left. */
-static inline struct bio_vec bvec_iter_bvec(const struct bio_vec *vec, struct bvec_iter it)
+/* The rest of the vector entry at iter, clipped to what is left: may span pages. */
+static inline struct bio_vec mp_bvec_iter_bvec(const struct bio_vec *vec, struct bvec_iter it)
 {
 	const struct bio_vec *v = &vec[it.bi_idx];
+	u32 off = v->bv_offset + it.bi_bvec_done;
 	struct bio_vec bv;
 
-	bv.bv_page = v->bv_page;
-	bv.bv_offset = v->bv_offset + it.bi_bvec_done;
+	bv.bv_page = v->bv_page + (off >> PAGE_SHIFT);	/* a run's struct pages are adjacent */
+	bv.bv_offset = off & (PAGE_SIZE - 1);
 	bv.bv_len = min(v->bv_len - it.bi_bvec_done, it.bi_size);
+	return bv;
+}
+
+/* The piece of memory at iter, clipped to its page and to what is left. */
+static inline struct bio_vec bvec_iter_bvec(const struct bio_vec *vec, struct bvec_iter it)
+{
+	struct bio_vec bv = mp_bvec_iter_bvec(vec, it);
+
+	bv.bv_len = min(bv.bv_len, (u32)PAGE_SIZE - bv.bv_offset);
 	return bv;
 }
 
 /* Move iter on by bytes (which must not exceed bi_size). */
 void bvec_iter_advance(const struct bio_vec *vec, struct bvec_iter *it, u32 bytes);
 
-#define __bio_for_each_segment(bv, bio, iter, start)				\
+#define __bio_for_each(bv, bio, iter, start, get)				\
 	for (iter = (start);							\
-	     (iter).bi_size && ((bv = bvec_iter_bvec((bio)->bi_io_vec, iter)), 1); \
+	     (iter).bi_size && ((bv = get((bio)->bi_io_vec, iter)), 1);	\
 	     bvec_iter_advance((bio)->bi_io_vec, &(iter), (bv).bv_len))
 
-/* Visit each piece of memory left to transfer, as a struct bio_vec. */
+/* Visit each piece of memory left to transfer, one page at most each. */
 #define bio_for_each_segment(bv, bio, iter)					\
-	__bio_for_each_segment(bv, bio, iter, (bio)->bi_iter)
+	__bio_for_each(bv, bio, iter, (bio)->bi_iter, bvec_iter_bvec)
+
+/* Visit each physically contiguous range left to transfer (whole entries). */
+#define bio_for_each_bvec(bv, bio, iter)					\
+	__bio_for_each(bv, bio, iter, (bio)->bi_iter, mp_bvec_iter_bvec)
+
+/*
+ * Visit every page-sized piece of the whole vector, whatever the bio's
+ * iterator says: for the owner of the pages, at completion.
+ */
+#define bio_for_each_segment_all(bv, bio, iter)				\
+	__bio_for_each(bv, bio, iter, bio_vec_all(bio), bvec_iter_bvec)
 
 /* bio.c */
 int bio_init_pools(void);
@@ -129,6 +159,7 @@ void bio_chain(struct bio *child, struct bio *parent);
 void bio_advance(struct bio *bio, u32 bytes);
 void bio_endio(struct bio *bio, int error);
 u32 bio_nr_vecs_left(const struct bio *bio);
+struct bvec_iter bio_vec_all(const struct bio *bio);
 
 /* blk-core.c */
 void submit_bio(struct bio *bio);

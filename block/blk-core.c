@@ -385,9 +385,12 @@ void blk_queue_submit_bio(struct request_queue *q, struct bio *bio)
 	}
 	bio->bi_queue = q;
 	bio->bi_start_ns = ktime_ns();
-	spin_lock_irqsave(q->q_lock, flags);
-	__blk_trace(q, BLK_TA_QUEUE, bio->bi_iter.bi_sector, bio->bi_iter.bi_size, bio->bi_rw, 0);
-	spin_unlock_irqrestore(q->q_lock, flags);
+	if (q->q_trace) {		/* a peek: __blk_trace tests it again, locked */
+		spin_lock_irqsave(q->q_lock, flags);
+		__blk_trace(q, BLK_TA_QUEUE, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
+			    bio->bi_rw, 0);
+		spin_unlock_irqrestore(q->q_lock, flags);
+	}
 
 	/* Bounce first (a bounce bio is a fresh vector), then split to limits. */
 	do {

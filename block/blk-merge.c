@@ -92,7 +92,7 @@ u32 blk_bio_segments(const struct queue_limits *lim, const struct bio *bio)
 	struct bvec_iter it;
 	struct bio_vec bv;
 
-	bio_for_each_segment(bv, bio, it)
+	bio_for_each_bvec(bv, bio, it)
 		seg_feed(&w, bvec_phys(&bv), bv.bv_len, ~0u);
 	return w.sw_nsegs;
 }
@@ -112,7 +112,7 @@ u32 blk_bio_split_point(const struct queue_limits *lim, const struct bio *bio)
 	struct bvec_iter it;
 	struct bio_vec bv;
 
-	bio_for_each_segment(bv, bio, it) {
+	bio_for_each_bvec(bv, bio, it) {
 		want = min(bv.bv_len, max_bytes - bytes);
 		t = seg_feed(&w, bvec_phys(&bv), want, lim->lim_max_segments);
 		bytes += t;
@@ -166,7 +166,7 @@ int blk_rq_map_sg(struct request_queue *q, struct request *rq,
 	struct req_iterator it;
 	struct bio_vec bv;
 
-	rq_for_each_segment(bv, rq, it) {
+	rq_for_each_bvec(bv, rq, it) {
 		if (seg_feed(&w, bvec_phys(&bv), bv.bv_len, max_sg) < bv.bv_len)
 			return -EOVERFLOW;
 	}

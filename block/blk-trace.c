@@ -79,14 +79,11 @@ void blk_trace_clear(struct request_queue *q)
 	spin_unlock_irqrestore(q->q_lock, flags);
 }
 
-void __blk_trace(struct request_queue *q, enum blk_trace_act act, sector_t sector,
-		 u32 bytes, u32 rw, s32 arg)
+void blk_trace_record(struct blk_trace *bt, enum blk_trace_act act, sector_t sector,
+		      u32 bytes, u32 rw, s32 arg)
 {
-	struct blk_trace *bt = q->q_trace;
 	struct blk_trace_event *e;
 
-	if (!bt)
-		return;
 	e = &bt->bt_ring[bt->bt_seq % BLK_TRACE_ENTRIES];
 	e->te_seq = bt->bt_seq++;
 	e->te_time_ns = ktime_ns();

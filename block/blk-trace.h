@@ -54,9 +54,9 @@ struct blk_trace {
 int blk_trace_enable(struct request_queue *q);
 void blk_trace_disable(struct request_queue *q);
 void blk_trace_clear(struct request_queue *q);
-/* Record an event; q lock held; no-op when tracing is off. */
-void __blk_trace(struct request_queue *q, enum blk_trace_act act, sector_t sector,
-		 u32 bytes, u32 rw, s32 arg);
+/* Record an event; q lock held; tracing on (see __blk_trace in block/blk.h). */
+void blk_trace_record(struct blk_trace *bt, enum blk_trace_act act, sector_t sector,
+		      u32 bytes, u32 rw, s32 arg);
 /*
  * Copy the events with sequence >= from, oldest first, into out (at most
  * max); returns how many.  Takes the queue lock.

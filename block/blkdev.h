@@ -131,6 +131,10 @@ struct req_iterator {
 #define rq_for_each_segment(bv, rq, it)					\
 	for ((it).bio = (rq)->rq_bio; (it).bio; (it).bio = (it).bio->bi_next) \
 		bio_for_each_segment(bv, (it).bio, (it).iter)
+/* The same, by physically contiguous ranges (see block/bio.h). */
+#define rq_for_each_bvec(bv, rq, it)					\
+	for ((it).bio = (rq)->rq_bio; (it).bio; (it).bio = (it).bio->bi_next) \
+		bio_for_each_bvec(bv, (it).bio, (it).iter)
 
 typedef void (request_fn_proc)(struct request_queue *q);
 typedef void (make_request_fn)(struct request_queue *q, struct bio *bio);

@@ -72,12 +72,18 @@ void blk_bounce_exit(struct request_queue *q)
 	q->q_bounce_pool = NULL;
 }
 
+/*
+ * Does the contiguous range bv (one page or several) need a bounce copy?
+ * HighMem is the top of memory, so if any page of a range is highmem its
+ * last one is.
+ */
 static bool piece_needs_bounce(const struct queue_limits *lim, const struct bio_vec *bv)
 {
 	phys_addr_t phys = page_to_phys(bv->bv_page) + bv->bv_offset;
+	const struct page *last = bv->bv_page + ((bv->bv_offset + bv->bv_len - 1) >> PAGE_SHIFT);
 
 	return phys + bv->bv_len - 1 > lim->lim_bounce_limit ||
-	       (lim->lim_bounce_highmem && PageHighMem(bv->bv_page)) ||
+	       (lim->lim_bounce_highmem && PageHighMem(last)) ||
 	       ((phys | bv->bv_len) & lim->lim_dma_alignment);
 }
 
@@ -89,7 +95,7 @@ bool blk_bio_needs_bounce(const struct queue_limits *lim, const struct bio *bio)
 
 	if (!queue_may_bounce(lim))
 		return false;
-	bio_for_each_segment(bv, bio, it)
+	bio_for_each_bvec(bv, bio, it)
 		if (piece_needs_bounce(lim, &bv))
 			return true;
 	return false;

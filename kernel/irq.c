@@ -140,21 +140,32 @@ u64 irq_count(unsigned irq)
 	return irq < NR_IRQS ? irq_descs[irq].id_count : 0;
 }
 
+/* The frame of the interrupt being handled (interrupts are off meanwhile). */
+static const struct trap_frame *irq_frame;
+
+const struct trap_frame *get_irq_regs(void)
+{
+	return irq_frame;
+}
+
 /* Called from trap_dispatch with interrupts off. */
-void irq_dispatch(unsigned irq);
-void irq_dispatch(unsigned irq)
+void irq_dispatch(unsigned irq, const struct trap_frame *tf);
+void irq_dispatch(unsigned irq, const struct trap_frame *tf)
 {
 	struct irq_desc *d = &irq_descs[irq];
 	const struct irq_chip *chip = d->id_chip;
+	const struct trap_frame *outer = irq_frame;
 	struct irq_action *a;
 	bool handled = false;
 
 	if (chip && chip->spurious && chip->spurious(irq))
 		return;
 	d->id_count++;
+	irq_frame = tf;
 	for (a = d->id_actions; a; a = a->ia_next)
 		if (a->ia_handler(irq, a->ia_data) == IRQ_HANDLED)
 			handled = true;
+	irq_frame = outer;
 	if (handled) {
 		d->id_unhandled = 0;
 	} else if (++d->id_unhandled == UNHANDLED_LIMIT && chip && chip->mask) {

@@ -27,6 +27,10 @@ void free_irq(unsigned irq, void *data);
 /* True while an interrupt or exception handler is running. */
 bool in_interrupt(void);
 
+/* The interrupted context, while an IRQ handler runs; NULL otherwise. */
+struct trap_frame;
+const struct trap_frame *get_irq_regs(void);
+
 /* Count of interrupts taken on a line, for the shell's irq listing. */
 u64 irq_count(unsigned irq);
 

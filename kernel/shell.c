@@ -19,7 +19,6 @@
 #include "lib/string.h"
 
 #define MAX_ARGS	32
-#define SHELL_LINE_MAX	256
 #define PROMPT		"# "
 
 extern const struct shell_cmd __shellcmds_start[], __shellcmds_end[];

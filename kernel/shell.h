@@ -21,6 +21,8 @@ struct shell_cmd {
 	static const struct shell_cmd __shell_cmd_##fn __used \
 	__section(".shellcmds") = { name, fn, usage, help }
 
+#define SHELL_LINE_MAX	256	/* one typed line */
+
 /* Run one command line (may hold several commands separated by ';'). */
 int shell_exec(const char *line);
 

@@ -61,22 +61,3 @@ bool spin_is_locked(const spinlock_t *l)
 {
 	return l->sl_locked != 0;
 }
-
-unsigned long arch_irq_save(void)
-{
-	unsigned long f;
-
-	__asm__ __volatile__("pushfl; popl %0; cli" : "=r"(f) :: "memory");
-	return f;
-}
-
-void arch_irq_restore(unsigned long flags)
-{
-	if (flags & X86_EFLAGS_IF)
-		__asm__ __volatile__("sti" ::: "memory");
-	else
-		__asm__ __volatile__("cli" ::: "memory");
-}
-
-void arch_irq_enable(void) { __asm__ __volatile__("sti" ::: "memory"); }
-void arch_irq_disable(void) { __asm__ __volatile__("cli" ::: "memory"); }

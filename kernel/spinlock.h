@@ -31,10 +31,39 @@ bool spin_is_locked(const spinlock_t *l);
 /* Assert that the caller holds l (STYLE rule 20). */
 #define assert_spin_locked(l)	KASSERT(spin_is_locked(l))
 
+#ifdef HOST_TEST
+/* The host build keeps a simulated flag: tests/unit/host/kernel_shim.c. */
 unsigned long arch_irq_save(void);
 void arch_irq_restore(unsigned long flags);
 void arch_irq_enable(void);
 void arch_irq_disable(void);
+#else
+#include "kernel/cpu.h"
+
+/*
+ * Inline, so that a tick held off by a section with interrupts disabled
+ * lands in the function that ends the section (what `profile` reports),
+ * and the lock paths make no calls.
+ */
+static inline unsigned long arch_irq_save(void)
+{
+	unsigned long f;
+
+	__asm__ __volatile__("pushfl; popl %0; cli" : "=r"(f) :: "memory");
+	return f;
+}
+
+static inline void arch_irq_restore(unsigned long flags)
+{
+	if (flags & X86_EFLAGS_IF)
+		__asm__ __volatile__("sti" ::: "memory");
+	else
+		__asm__ __volatile__("cli" ::: "memory");
+}
+
+static inline void arch_irq_enable(void) { __asm__ __volatile__("sti" ::: "memory"); }
+static inline void arch_irq_disable(void) { __asm__ __volatile__("cli" ::: "memory"); }
+#endif
 
 #define local_irq_save(flags)		((flags) = arch_irq_save())
 #define local_irq_restore(flags)	arch_irq_restore(flags)

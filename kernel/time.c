@@ -13,6 +13,8 @@
 #include "kernel/cpu.h"
 #include "kernel/io.h"
 #include "kernel/irq.h"
+#include "kernel/desc.h"
+#include "kernel/profile.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/shell.h"
@@ -102,6 +104,7 @@ void mdelay(u32 ms)
 static irqreturn_t pit_interrupt(unsigned irq, void *data)
 {
 	ticks++;
+	profile_tick(get_irq_regs()->eip);
 	timer_tick();
 	return IRQ_HANDLED;
 }

@@ -58,7 +58,7 @@ static const char *const exception_names[32] = {
 	"VMM communication", "security exception", "reserved 31",
 };
 
-void irq_dispatch(unsigned irq);
+void irq_dispatch(unsigned irq, const struct trap_frame *tf);
 void double_fault_report(void);
 struct tss *gdt_main_tss(void);
 
@@ -197,7 +197,7 @@ void trap_dispatch(struct trap_frame *tf)
 {
 	trap_depth++;
 	if (tf->vector >= IRQ_VECTOR_BASE)
-		irq_dispatch(tf->vector - IRQ_VECTOR_BASE);
+		irq_dispatch(tf->vector - IRQ_VECTOR_BASE, tf);
 	else
 		exception(tf);
 	trap_depth--;

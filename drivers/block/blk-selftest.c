@@ -71,23 +71,26 @@ static u32 st_rand(struct stress *s)
 /* Copy between a flat buffer and the bio's memory from byte pos. */
 static void bio_bytes(struct bio *bio, u32 pos, u8 *buf, u32 len, bool to_bio)
 {
-	u32 i, skip = pos, n;
+	u32 skip = pos, n;
+	struct bvec_iter it;
+	struct bio_vec bv;
 
-	for (i = 0; i < bio->bi_vcnt && len; i++) {
-		struct bio_vec *v = &bio->bi_io_vec[i];
+	bio_for_each_segment_all(bv, bio, it) {
 		u8 *p;
 
-		if (skip >= v->bv_len) {
-			skip -= v->bv_len;
+		if (!len)
+			break;
+		if (skip >= bv.bv_len) {
+			skip -= bv.bv_len;
 			continue;
 		}
-		n = min(len, v->bv_len - skip);
-		p = (u8 *)kmap_atomic(v->bv_page) + v->bv_offset + skip;
+		n = min(len, bv.bv_len - skip);
+		p = kmap_atomic(bv.bv_page);
 		if (to_bio)
-			memcpy(p, buf, n);
+			memcpy(p + bv.bv_offset + skip, buf, n);
 		else
-			memcpy(buf, p, n);
-		kunmap_atomic(p - v->bv_offset - skip);
+			memcpy(buf, p + bv.bv_offset + skip, n);
+		kunmap_atomic(p);
 		buf += n;
 		len -= n;
 		skip = 0;

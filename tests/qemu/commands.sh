@@ -41,6 +41,7 @@ errors=(
 	"params|params x|^usage: params$"
 	"part|part|^usage: part"
 	"poweroff|poweroff x|^usage: poweroff$"
+	"profile|profile|^usage: profile"
 	"reboot|reboot x|^usage: reboot$"
 	"rereadpt|rereadpt|^usage: rereadpt"
 	"rm|rm|^usage: rm"
@@ -83,7 +84,7 @@ for e in "${errors[@]}"; do
 done
 
 # Happy paths of the commands no other scenario runs.
-boot commands-happy --timeout 60 --cmdline 'run="apic; buffers; date; dmesg; irqs; lspci; meminfo; params; uptime; selftest -l; echo the end"'
+boot commands-happy --timeout 60 --cmdline 'run="apic; buffers; date; dmesg; irqs; lspci; meminfo; params; uptime; selftest -l; profile bench nullb0 randread:qd=1:bs=4K:ios=30000; echo the end"'
 expect_rc "commands/happy-paths" 0
 expect_out "commands/apic/ok" 'local APIC|8259'
 expect_out "commands/buffers/ok" '^buffer cache: '
@@ -95,6 +96,11 @@ expect_out "commands/meminfo/ok" '^Zone +total +free'
 expect_out "commands/params/ok" '^  writable +'
 expect_out "commands/selftest-list/ok" '^kernel/time/tick$'
 expect_out "commands/echo/ok" '^the end$'
+# The profile of a block benchmark: the command ran, samples were taken and
+# grouped by function, and the block layer's submission path is among them.
+expect_out "commands/profile/ran" '^BENCH randread qd=1 bs=4K .* ios=30000 '
+expect_out "commands/profile/samples" '^profile: [1-9][0-9]* samples in [0-9]+ ms$'
+expect_out "commands/profile/functions" '^ +[0-9]+\.[0-9] +[0-9]+ +(submit_bio|blk_[a-z_]+|bio_[a-z_]+|bench_[a-z_]+)$'
 
 # stress by time on a RAM disk: reads, writes and flushes mixed, then the sweep.
 boot commands-stress --timeout 60 --cmdline 'ram.count=1 ram.size=16M writable=ram0 run="stress ram0 secs=1 span=8 qd=8 seed=3"'

@@ -182,10 +182,11 @@ struct bio *tbio_alloc(enum host_mem_range r, u32 rw, sector_t sector, u32 nr, u
 
 void tbio_free(struct bio *bio)
 {
-	u32 i;
+	struct bvec_iter it;
+	struct bio_vec bv;
 
-	for (i = 0; i < bio->bi_vcnt; i++)
-		__free_pages(bio->bi_io_vec[i].bv_page, 0);
+	bio_for_each_segment_all(bv, bio, it)	/* one piece per page here */
+		__free_pages(bv.bv_page, 0);
 	bio_put(bio);
 }
 
@@ -203,14 +204,15 @@ static u8 pat_byte(sector_t lba, u32 gen, u32 byte_in_sector)
 /* Byte by byte, so that vectors of any length and offset work. */
 static void walk(struct bio *bio, sector_t lba, u32 gen, bool check, bool *ok)
 {
+	struct bvec_iter it;
+	struct bio_vec bv;
 	u64 byte = 0;
-	u32 i, k;
+	u32 k;
 
-	for (i = 0; i < bio->bi_vcnt; i++) {
-		struct bio_vec *v = &bio->bi_io_vec[i];
-		u8 *p = (u8 *)host_page_buf(v->bv_page) + v->bv_offset;
+	bio_for_each_segment_all(bv, bio, it) {
+		u8 *p = (u8 *)host_page_buf(bv.bv_page) + bv.bv_offset;
 
-		for (k = 0; k < v->bv_len; k++, byte++) {
+		for (k = 0; k < bv.bv_len; k++, byte++) {
 			u8 w = pat_byte(lba + byte / SECTOR_SIZE, gen, byte % SECTOR_SIZE);
 
 			if (!check)

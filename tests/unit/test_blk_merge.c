@@ -48,6 +48,42 @@ static void test_add_page_merges(void)
 	CHECK_EQ(host_mempool_live, 0);
 }
 
+/* Contiguous whole pages make one entry; the two iterators see it differently. */
+static void test_multipage_entry(void)
+{
+	struct page *a, *b;
+	struct bvec_iter it;
+	struct bio_vec bv;
+	struct bio *bio;
+	u32 n = 0;
+
+	contiguous_pair(&a, &b);
+	bio = bio_alloc(GFP_NOIO, 4);
+	CHECK_EQ(bio_add_page(bio, a, 4096, 0), 0);
+	CHECK_EQ(bio_add_page(bio, b, 4096, 0), 0);
+	CHECK_EQ(bio->bi_vcnt, 1);
+	CHECK_EQ(bio->bi_io_vec[0].bv_len, 8192);
+	bio_for_each_bvec(bv, bio, it)
+		CHECK(n++ == 0 && bv.bv_page == a && bv.bv_len == 8192);
+	n = 0;
+	bio_for_each_segment(bv, bio, it) {
+		CHECK(bv.bv_page == (n ? b : a) && bv.bv_offset == 0 && bv.bv_len == 4096);
+		n++;
+	}
+	CHECK_EQ(n, 2);
+	CHECK_EQ(bio_nr_vecs_left(bio), 2);
+	bio_advance(bio, 9 * 512);			/* into the second page */
+	bv = bvec_iter_bvec(bio->bi_io_vec, bio->bi_iter);
+	CHECK(bv.bv_page == b && bv.bv_offset == 512 && bv.bv_len == 3584);
+	n = 0;
+	bio_for_each_segment_all(bv, bio, it)		/* the owner still sees all */
+		n += bv.bv_len;
+	CHECK_EQ(n, 8192);
+	__free_page(a);
+	__free_page(b);
+	bio_put(bio);
+}
+
 static void test_add_page_respects_queue(void)
 {
 	struct tdev *td = tdev_create(1024, NULL);
@@ -61,13 +97,18 @@ static void test_add_page_respects_queue(void)
 	bio->bi_queue = td->td_q;
 	for (i = 0; i < 4; i++)
 		p[i] = host_alloc_page_in(HOST_MEM_HIGH);
-	/* Non-contiguous 1 KiB pieces: the third breaks max_segments. */
+	/*
+	 * Non-contiguous 1 KiB pieces: the third goes past max_segments, which
+	 * submission meets by splitting, so it is taken; max_hw_sectors is not.
+	 */
 	CHECK_EQ(bio_add_page(bio, p[0], 1024, 0), 0);
 	CHECK_EQ(bio_add_page(bio, p[2], 1024, 0), 0);
-	CHECK_EQ(bio_add_page(bio, p[1], 1024, 2048), -E2BIG);
-	CHECK_EQ(bio->bi_iter.bi_size, 2048);
-	CHECK_EQ(bio_add_page(bio, p[2], 2048, 1024), 0);	/* same segment: fine */
-	CHECK_EQ(bio_add_page(bio, p[2], 512, 3072), -E2BIG); /* past 8 sectors */
+	CHECK_EQ(bio_add_page(bio, p[1], 1024, 2048), 0);
+	CHECK_EQ(bio_add_page(bio, p[1], 1024, 3072), 0);	/* continues: same entry */
+	CHECK_EQ(bio->bi_vcnt, 3);
+	CHECK_EQ(bio->bi_iter.bi_size, 4096);
+	CHECK_EQ(blk_bio_segments(&td->td_q->q_limits, bio), 3);
+	CHECK_EQ(bio_add_page(bio, p[3], 512, 0), -E2BIG);	/* past 8 sectors */
 	for (i = 0; i < 4; i++)
 		__free_page(p[i]);
 	bio_put(bio);
@@ -109,7 +150,22 @@ static void test_split_every_sector(void)
 	CHECK_EQ(host_pages_live, 0);
 }
 
-/* Memory offset of the rest after a split, computed independently. */
+/* Physical address of byte pos of the whole vector, from the entries. */
+static u64 vec_phys(const struct bio *bio, u32 pos)
+{
+	u32 i;
+
+	for (i = 0; i < bio->bi_vcnt; i++) {
+		const struct bio_vec *v = &bio->bi_io_vec[i];
+
+		if (pos < v->bv_len)
+			return page_to_phys(v->bv_page) + v->bv_offset + pos;
+		pos -= v->bv_len;
+	}
+	return ~0ull;
+}
+
+/* Memory position of the rest after a split, computed independently. */
 static void test_split_memory_position(void)
 {
 	u32 s;
@@ -120,7 +176,7 @@ static void test_split_memory_position(void)
 		u32 byte = 3584 + s * 512;	/* from the start of page 0 */
 		struct bio_vec bv = bvec_iter_bvec(bio->bi_io_vec, bio->bi_iter);
 
-		CHECK(bv.bv_page == bio->bi_io_vec[(byte) / 4096].bv_page);
+		CHECK_EQ(page_to_phys(bv.bv_page) + bv.bv_offset, vec_phys(bio, s * 512));
 		CHECK_EQ(bv.bv_offset, byte % 4096);
 		bio_endio(front, 0);
 		bio_endio(bio, 0);
@@ -315,6 +371,7 @@ static void test_merge_decisions(void)
 static const struct unit_case cases[] = {
 	{ "merge/decisions", test_merge_decisions },
 	{ "bio/add_page_merges", test_add_page_merges },
+	{ "bio/multipage_entry", test_multipage_entry },
 	{ "bio/add_page_respects_queue", test_add_page_respects_queue },
 	{ "bio/split_every_sector", test_split_every_sector },
 	{ "bio/split_memory_position", test_split_memory_position },

@@ -344,11 +344,11 @@ static void test_bounce_roundtrip(void)
 
 	CHECK_EQ(blk_queue_bounce_limit(q, BLK_BOUNCE_4G, false), 0);
 	blk_queue_plugging(q, false);
-	b = tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 100, 32, 0, 0);
-	for (i = 1; i < b->bi_vcnt; i += 2) {	/* every other page above 4 GiB */
-		__free_pages(b->bi_io_vec[i].bv_page, 0);
-		b->bi_io_vec[i].bv_page = host_alloc_page_in(HOST_MEM_HIGH4G);
-	}
+	b = tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 100, 8, 0, 0);
+	for (i = 1; i < 4; i++)			/* every other page above 4 GiB */
+		CHECK_EQ(bio_add_page(b, host_alloc_page_in(i % 2 ? HOST_MEM_HIGH4G :
+							     HOST_MEM_NORMAL), PAGE_SIZE, 0), 0);
+	CHECK_EQ(b->bi_vcnt, 4);
 	tbio_stamp(b, 5);
 	blk_queue_submit_bio(q, b);
 	CHECK(tres[0].r_calls == 1 && tres[0].r_error == 0);

@@ -1,0 +1,17 @@
+/*
+ * A sampling profiler.  While `profile CMD` runs CMD, every timer tick
+ * records the address it interrupted; afterwards the samples are grouped
+ * by function (through the kernel's symbol table) and the busiest
+ * functions are printed.  Ticks that land in the idle halt count as
+ * idle, so the report also says how much of the time the CPU waited
+ * for devices.
+ */
+#ifndef KERNEL_PROFILE_H
+#define KERNEL_PROFILE_H
+
+#include "kernel/types.h"
+
+/* Called by the tick with the interrupted instruction pointer. */
+void profile_tick(u32 pc);
+
+#endif
