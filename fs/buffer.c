@@ -51,8 +51,8 @@
 #define RA_MIN_BLOCKS	4
 #define RA_MAX_BYTES	(128 * 1024)	/* readahead window cap */
 #define DEFAULT_LIMIT	(32ULL << 20)	/* bytes of block data kept */
-#define DIRECT_BOUNCE_ORDER 4		/* 64 KiB of pages for direct I/O on memory
-					   the device cannot be given */
+#define DIRECT_BOUNCE_ORDER 4		/* 2^n pages: the bounce for direct I/O on
+					   memory the device cannot be given */
 
 struct ra_state {
 	struct block_device	*ra_bdev;
@@ -871,7 +871,8 @@ static int direct_rw(struct block_device *bdev, u64 block, u32 n, u32 size,
 int direct_rw_blocks(struct block_device *bdev, u64 block, u32 n, u32 size,
 		     void *buf, bool write)
 {
-	size_t len = (size_t)n * size, chunk = PAGE_SIZE << DIRECT_BOUNCE_ORDER, k;
+	size_t len = (size_t)n * size, k;
+	unsigned order = DIRECT_BOUNCE_ORDER;
 	u8 *p = buf, *bounce;
 	int err;
 
@@ -888,18 +889,19 @@ int direct_rw_blocks(struct block_device *bdev, u64 block, u32 n, u32 size,
 		return direct_rw(bdev, block, n, size, p, write);
 
 	/* vmalloc memory or a misaligned buffer: through lowmem pages, copied once */
-	bounce = get_free_pages(GFP_NOIO, DIRECT_BOUNCE_ORDER);
+	while (!(bounce = get_free_pages(GFP_NOIO, order)) && order)
+		order--;		/* fragmented: smaller bios rather than none */
 	if (!bounce)
 		return -ENOMEM;
 	for (; len && !err; len -= k, p += k, block += k / size) {
-		k = min(len, chunk);
+		k = min(len, (size_t)PAGE_SIZE << order);
 		if (write)
 			memcpy(bounce, p, k);
 		err = direct_rw(bdev, block, (u32)(k / size), size, bounce, write);
 		if (!err && !write)
 			memcpy(p, bounce, k);
 	}
-	free_pages(bounce, DIRECT_BOUNCE_ORDER);
+	free_pages(bounce, order);
 	return err;
 }
 
