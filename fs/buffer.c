@@ -832,8 +832,8 @@ static int uncached_rw(struct block_device *bdev, u64 block, u32 n, u32 size,
 		/*
 		 * Named only now: bio_add_page checks a known queue's limits
 		 * by recounting the bio's segments at every page, which made
-		 * building a 1 MiB bio cost ten times its transfer under TCG.
-		 * submit_bio splits what the limits do not take.
+		 * building a 1 MiB bio cost several times its transfer under
+		 * TCG.  submit_bio splits what the limits do not take.
 		 */
 		bio->bi_bdev = bdev;
 		err = done > start ? submit_bio_wait(bio) : -EIO;

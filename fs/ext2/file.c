@@ -83,8 +83,9 @@ static long ext2_rw_run(struct ext2_inode_info *ei, u64 pos, u8 *buf, size_t len
 }
 
 /*
- * Bytes [off, off + n) of the block at @pos through the buffer cache, for
- * the ends of a request that do not cover a whole block.  0 or -errno.
+ * Bytes [off, off + n) of the block holding @pos, through the buffer
+ * cache: the ends of a request that do not cover a whole block.  0 or
+ * -errno.
  */
 static int ext2_rw_partial(struct ext2_inode_info *ei, u64 pos, u32 off, u8 *buf, u32 n,
 			   bool write)

@@ -1,7 +1,7 @@
 /*
  * Host fake of the lowmem linear map (page_address, virt_to_page, __pa,
- * __va, virt_addr_valid) and of kernel/mm/highmem.h, over one malloc'd
- * arena that stands for a window of physical memory.  The real page allocator and slab
+ * __va) and of kernel/mm/highmem.h, over one malloc'd arena that stands
+ * for a window of physical memory.  The real page allocator and slab
  * (kernel/mm/page_alloc.c, slab.c) link against it in host tests; frames
  * come from the real struct page arrays the test builds.
  */
@@ -53,13 +53,6 @@ phys_addr_t __pa(const void *vaddr)
 	if (!arena || v < arena || v >= arena + arena_nr * PAGE_SIZE)
 		panic("__pa: %p is outside the fake linear map", vaddr);
 	return (arena_pfn << PAGE_SHIFT) + (phys_addr_t)(v - arena);
-}
-
-bool virt_addr_valid(const void *vaddr)
-{
-	const u8 *v = vaddr;
-
-	return arena && v >= arena && v < arena + arena_nr * PAGE_SIZE;
 }
 
 void *__va(phys_addr_t paddr)
