@@ -19,7 +19,9 @@
  * a file that grows past the old end first has the stale tail of its old
  * last block zeroed, so that bytes past EOF are never exposed.  Truncate
  * frees whole blocks past the new end and zeroes the rest of the new last
- * block.  A full disk ends a write short; the count says how far it got.
+ * block.  A full disk or a failed direct write ends a write short; the
+ * count says how far it got, and the blocks of the failed part are freed
+ * (past the old end) or zeroed (in a hole).
  */
 #include "fs/ext2/ext2.h"
 #include "kernel/errno.h"
@@ -49,18 +51,38 @@ static int ext2_zero_tail(struct ext2_inode_info *ei, u64 size)
 }
 
 /*
+ * A direct write into the new blocks of @map failed, so they hold what
+ * the disk held before.  Those inside i_size (a hole being filled) are
+ * zeroed through the cache; those past it are freed, as Linux's
+ * ext2_write_failed truncates, so that the file stays as the write found
+ * it.
+ */
+static void ext2_write_failed(struct ext2_inode_info *ei, const struct ext2_map *map)
+{
+	struct ext2_fs *fs = ei->ei_fs;
+	u64 eof = (ext2_isize(ei) + fs->fs_bsize - 1) >> fs->fs_bshift;
+	struct buffer_head *bh;
+	u32 i;
+
+	for (i = 0; i < map->m_len && map->m_lblk + i < eof; i++) {
+		bh = ext2_getblk_zero(fs, map->m_pblk + i);
+		if (!IS_ERR(bh))
+			brelse(bh);
+	}
+	if (map->m_lblk + map->m_len > eof)
+		ext2_truncate_blocks(ei, ext2_isize(ei));	/* errors already reported */
+}
+
+/*
  * The whole blocks at @pos (block-aligned), @len bytes of them: one run
  * of ext2_map_blocks(), moved by direct_rw_blocks() or, for a hole being
  * read, zero-filled.  Returns the bytes done (whole blocks, at least one)
- * or -errno.  New blocks a failed write leaves are zeroed through the
- * cache, so that they never show what the disk held before.
+ * or -errno.
  */
 static long ext2_rw_run(struct ext2_inode_info *ei, u64 pos, u8 *buf, size_t len, bool write)
 {
 	struct ext2_fs *fs = ei->ei_fs;
 	struct ext2_map map = { .m_lblk = pos >> fs->fs_bshift, .m_len = (u32)(len >> fs->fs_bshift) };
-	struct buffer_head *bh;
-	u32 i;
 	int err;
 
 	err = ext2_map_blocks(ei, &map, write ? EXT2_MAP_CREATE : 0);
@@ -71,15 +93,9 @@ static long ext2_rw_run(struct ext2_inode_info *ei, u64 pos, u8 *buf, size_t len
 		return (long)map.m_len << fs->fs_bshift;
 	}
 	err = direct_rw_blocks(fs->fs_bdev, map.m_pblk, map.m_len, fs->fs_bsize, buf, write);
-	if (err) {
-		for (i = 0; map.m_new && i < map.m_len; i++) {
-			bh = ext2_getblk_zero(fs, map.m_pblk + i);
-			if (!IS_ERR(bh))
-				brelse(bh);
-		}
-		return err;
-	}
-	return (long)map.m_len << fs->fs_bshift;
+	if (err && map.m_new)
+		ext2_write_failed(ei, &map);
+	return err ? err : (long)map.m_len << fs->fs_bshift;
 }
 
 /*

@@ -9,7 +9,8 @@
 # block-aligned.  Every sha256sum the kernel prints, before and after a
 # remount, must equal the same operations done with dd on the host; after
 # poweroff e2fsck -fn must find both clean and debugfs must dump the same
-# bytes.
+# bytes.  Last, a direct write that fails (blkdebug) must end the file
+# where the last good write ended, clean.
 . "$(dirname "$0")/lib.bash"
 export PATH=$PATH:/usr/sbin:/sbin E2FSPROGS_FAKE_TIME=1700000000
 
@@ -80,3 +81,26 @@ for img in a b; do
 			notok "$name/debugfs_dump_$f" "differs from the host's dd"
 	done
 done
+
+# A direct write that fails: the block that the 501st block of a new file
+# gets (found by writing it once) fails every write.  fill must stop with
+# an I/O error at that 64 KiB call, and the file must end where the last
+# good call ended, holding exactly those bytes, with the failed call's
+# blocks given back (e2fsck clean, no block past the end).
+mke2fs -q -F -t ext2 -b 4096 -d "$dir/src" "$dir/fail.img" 64M >>"$dir/make.log" 2>&1
+cp "$dir/fail.img" "$dir/dry.img"
+boot fs-extent-dry --machine q35 --timeout 60 --disk "$dir/dry.img,bus=ahci" \
+	--cmdline 'writable=all run="fill /sda/f 3000000 3"'
+pb=$(debugfs -R "bmap /f 500" "$dir/dry.img" 2>/dev/null)
+printf '[inject-error]\nevent = "write_aio"\niotype = "write"\nerrno = "5"\nsector = "%s"\nonce = "off"\n' \
+	$((pb * 8 + 3)) >"$dir/fail.cfg"
+boot fs-extent-fail --machine q35 --timeout 60 --cmdline 'writable=all run="fill /sda/f 3000000 3"' \
+	-- -drive "if=none,id=bd0,file=blkdebug:$dir/fail.cfg:$dir/fail.img,format=raw,werror=report,rerror=report,cache=unsafe" \
+	-device ide-hd,drive=bd0,bus=ide.0
+expect_out "fs-extent/fail/reported" "^fill: I/O error"
+good=$((500 / 16 * 65536))
+if e2fsck -fn "$dir/fail.img" >"$dir/fail.e2fsck" 2>&1; then ok "fs-extent/fail/e2fsck_clean"; else
+	notok "fs-extent/fail/e2fsck_clean" "$(tail -3 "$dir/fail.e2fsck" | tr '\n' ' ')"; fi
+debugfs -R "dump /f $dir/fail.f" "$dir/fail.img" >/dev/null 2>&1
+python3 tools/fillgen.py $good 3 | cmp -s - "$dir/fail.f" && ok "fs-extent/fail/ends_after_last_good_call" ||
+	notok "fs-extent/fail/ends_after_last_good_call" "not the first $good bytes of fillgen 3"
