@@ -36,8 +36,10 @@ dd if=big of=odd bs=65537 skip=1 count=20
 sum odd'
 
 # The model: the same operations on host files, and the sums they give.
+# (ARGS are split into words on purpose, here and below.)
 m=$dir/model
 cp "$dir/src/seed" "$m/seed"
+# shellcheck disable=SC2086
 while read -r op args; do
 	case $op in
 	fill) set -- $args; python3 tools/fillgen.py "$2" "$3" >"$m/$1" ;;
@@ -48,6 +50,7 @@ done <<<"$ops" >"$dir/want.sums"
 
 cmds=""
 for disk in sda sdb; do
+	# shellcheck disable=SC2086
 	while read -r op args; do
 		case $op in
 		fill) set -- $args; cmds="$cmds; fill /$disk/$1 $2 $3" ;;
@@ -92,13 +95,15 @@ cp "$dir/fail.img" "$dir/dry.img"
 boot fs-extent-dry --machine q35 --timeout 60 --disk "$dir/dry.img,bus=ahci" \
 	--cmdline 'writable=all run="fill /sda/f 3000000 3"'
 pb=$(debugfs -R "bmap /f 500" "$dir/dry.img" 2>/dev/null)
+[ "${pb:-0}" -gt 0 ] 2>/dev/null && ok "fs-extent/fail/dry_run_mapped" ||
+	notok "fs-extent/fail/dry_run_mapped" "no block 500 in the dry run's file (got '$pb')"
 printf '[inject-error]\nevent = "write_aio"\niotype = "write"\nerrno = "5"\nsector = "%s"\nonce = "off"\n' \
-	$((pb * 8 + 3)) >"$dir/fail.cfg"
+	$((${pb:-0} * 8 + 3)) >"$dir/fail.cfg"
 boot fs-extent-fail --machine q35 --timeout 60 --cmdline 'writable=all run="fill /sda/f 3000000 3"' \
 	-- -drive "if=none,id=bd0,file=blkdebug:$dir/fail.cfg:$dir/fail.img,format=raw,werror=report,rerror=report,cache=unsafe" \
 	-device ide-hd,drive=bd0,bus=ide.0
 expect_out "fs-extent/fail/reported" "^fill: I/O error"
-good=$((500 / 16 * 65536))
+good=$((500 / 16 * 65536))	# the 64 KiB calls before the one holding block 500
 if e2fsck -fn "$dir/fail.img" >"$dir/fail.e2fsck" 2>&1; then ok "fs-extent/fail/e2fsck_clean"; else
 	notok "fs-extent/fail/e2fsck_clean" "$(tail -3 "$dir/fail.e2fsck" | tr '\n' ' ')"; fi
 debugfs -R "dump /f $dir/fail.f" "$dir/fail.img" >/dev/null 2>&1
