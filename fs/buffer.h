@@ -9,7 +9,9 @@
  * sync_blockdev() (all of a device's, in block order, then a cache flush),
  * or when the cache writes back to make room.  getblk() is bread() for a
  * block about to be overwritten entirely: no read, contents undefined
- * until the caller fills them and calls set_buffer_uptodate().
+ * until the caller fills them and calls set_buffer_uptodate().  File data
+ * in bulk bypasses the buffers with direct_rw_blocks(), which stays
+ * coherent with them.
  *
  * Block numbers are in units of the size passed with them (1, 2 or 4 KiB
  * for ext2); one device uses one size at a time, except that a filesystem
@@ -90,6 +92,32 @@ void brelse(struct buffer_head *bh);
 
 /* The caller changed b_data: the block must be written back. */
 void mark_buffer_dirty(struct buffer_head *bh);
+
+/**
+ * direct_rw_blocks - move whole blocks between memory and the device
+ * @bdev:  the device
+ * @block: first block, in @size units
+ * @n:     how many consecutive blocks
+ * @size:  block size in bytes (the one the device's buffers use)
+ * @buf:   n * size bytes: the destination of a read, the source of a write
+ * @write: direction
+ *
+ * For file data in bulk, without a buffer per block.  Coherence rule:
+ * every block the cache holds is moved through its buffer (a read copies
+ * it out, reading it first if it is not uptodate; a write copies into it
+ * and marks it dirty); only the blocks the cache does not hold go straight
+ * between @buf and the device, as large bios, and the call returns when
+ * they are done.  The I/O is synchronous and callers are serialised, so
+ * no buffer can appear for a block while its direct I/O is in flight, and
+ * a buffer made later reads what the direct write left on the device.
+ * Written blocks are on the device, not yet flushed: sync_blockdev()
+ * flushes them with the rest.
+ *
+ * Returns 0, -EIO (some blocks may have moved), -ENXIO past the end of
+ * the device, -ENOMEM, -EINVAL for a bad size.  Process context.
+ */
+int direct_rw_blocks(struct block_device *bdev, u64 block, u32 n, u32 size,
+		     void *buf, bool write);
 
 /* Write @bh now if dirty and wait for it.  Returns 0 or -EIO. */
 int sync_dirty_buffer(struct buffer_head *bh);

@@ -84,13 +84,15 @@ static void ext2_count_blocks(struct ext2_fs *fs, u32 g, int delta)
 
 /*
  * Take a free bit in group @g's bitmap at or after @start (wrapping to the
- * group's start); 0 and the block in *out, -ENOSPC if the group is full.
+ * group's start), and up to @max - 1 free bits right after it, so that a
+ * run of new blocks is contiguous on disk.  Returns how many were taken
+ * (the first in *out), -ENOSPC if the group is full.
  */
-static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 *out)
+static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 max, u32 *out)
 {
 	u32 nbits = group_nblocks(fs, g), base = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
 	struct buffer_head *bh;
-	int bit, err = -ENOSPC;
+	int bit, n, err = -ENOSPC;
 
 	bh = ext2_bread(fs, le32_to_cpu(fs->fs_gd[g].bg_block_bitmap));
 	if (IS_ERR(bh))
@@ -117,9 +119,14 @@ static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 *out)
 				   g, base + (u32)bit);
 			continue;
 		}
-		ext2_count_blocks(fs, g, -1);
+		/* Free neighbours only: a wrong bit is left for the search above to report. */
+		for (n = 1; (u32)n < max && (u32)(bit + n) < nbits &&
+			    !bit_test(bh->b_data, (u32)(bit + n)) &&
+			    !ext2_is_metadata(fs, g, base + (u32)(bit + n)); n++)
+			bit_set(bh->b_data, (u32)(bit + n));
+		ext2_count_blocks(fs, g, -n);
 		*out = base + (u32)bit;
-		err = 0;
+		err = n;
 		break;
 	}
 	brelse(bh);
@@ -127,14 +134,15 @@ static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 *out)
 }
 
 /**
- * ext2_new_block - allocate one block near @goal
- * Returns 0 and the block in *out (its contents undefined), -ENOSPC,
- * -EROFS, -EIO or -EUCLEAN.
+ * ext2_new_blocks - allocate up to @max contiguous blocks near @goal
+ * Returns how many (at least 1; the group's free space or a used block
+ * may end the run early) with the first in *out, their contents
+ * undefined; -ENOSPC, -EROFS, -EIO or -EUCLEAN.
  */
-int ext2_new_block(struct ext2_fs *fs, u32 goal, u32 *out)
+int ext2_new_blocks(struct ext2_fs *fs, u32 goal, u32 max, u32 *out)
 {
 	u32 g0, k, start;
-	int err;
+	int n;
 
 	if (fs->fs_rdonly)
 		return -EROFS;
@@ -149,12 +157,14 @@ int ext2_new_block(struct ext2_fs *fs, u32 goal, u32 *out)
 
 		if (le16_to_cpu(fs->fs_gd[g].bg_free_blocks_count) == 0)
 			continue;
-		err = ext2_alloc_in_group(fs, g, k == 0 ? start : 0, out);
-		if (err == -ENOSPC || err == -EUCLEAN)
+		/* never more than the group counts free: a wrong bitmap must not wrap the count */
+		n = ext2_alloc_in_group(fs, g, k == 0 ? start : 0,
+					min(max, (u32)le16_to_cpu(fs->fs_gd[g].bg_free_blocks_count)), out);
+		if (n == -ENOSPC || n == -EUCLEAN)
 			continue;
-		if (!err)
-			DPRINTF(EXT2_D_ALLOC, "ext2: block %u (goal %u)\n", *out, goal);
-		return err;
+		if (n > 0)
+			DPRINTF(EXT2_D_ALLOC, "ext2: blocks %u+%d (goal %u)\n", *out, n, goal);
+		return n;
 	}
 	return -ENOSPC;
 }

@@ -1,8 +1,12 @@
 /*
- * ext2 block map: from a file's logical block to its disk block through
+ * ext2 block map: from a file's logical blocks to disk blocks through
  * the twelve direct pointers and the single, double and triple indirect
  * blocks in i_block[] (doc section "i_block"), allocating on the way for
- * writes, and freeing from a point on for truncate.
+ * writes, and freeing from a point on for truncate.  Mapping works in
+ * runs: one walk of the tree returns as many blocks as are contiguous on
+ * disk (or a hole's length), and allocation hands out contiguous runs
+ * after the file's last block, so bulk file I/O needs few walks and large
+ * bios.
  *
  * A pointer of 0 is a hole: reads see zeroes and nothing is allocated.
  * Every pointer read from disk is checked to lie inside the filesystem
@@ -55,28 +59,35 @@ static int ext2_block_path(const struct ext2_fs *fs, u64 lblk, u32 off[EXT2_MAX_
 	return -EFBIG;
 }
 
-/* Allocate a zeroed block for @ei near its last one; 0 or -errno. */
-static int ext2_alloc_for(struct ext2_inode_info *ei, u32 *out)
+/*
+ * Allocate up to @max contiguous blocks for @ei after its last one,
+ * zeroed through the buffer cache if @zero.  Returns how many (the first
+ * in *first) or -errno.
+ */
+static int ext2_alloc_run(struct ext2_inode_info *ei, u32 max, bool zero, u32 *first)
 {
 	struct ext2_fs *fs = ei->ei_fs;
 	struct buffer_head *bh;
 	u32 goal = ei->ei_last_block ? ei->ei_last_block + 1 :
 		   fs->fs_first_data_block +
 		   ext2_ino_group(fs, ei->ei_ino) * fs->fs_blocks_per_group;
-	int err;
+	int n, i;
 
-	err = ext2_new_block(fs, goal, out);
-	if (err)
-		return err;
-	bh = ext2_getblk_zero(fs, *out);
-	if (IS_ERR(bh)) {
-		ext2_free_block(fs, *out);
-		return PTR_ERR(bh);
+	n = ext2_new_blocks(fs, goal, max, first);
+	if (n < 0)
+		return n;
+	for (i = 0; zero && i < n; i++) {
+		bh = ext2_getblk_zero(fs, *first + (u32)i);
+		if (IS_ERR(bh)) {
+			for (i = 0; i < n; i++)
+				ext2_free_block(fs, *first + (u32)i);
+			return PTR_ERR(bh);
+		}
+		brelse(bh);
 	}
-	brelse(bh);
-	ei->ei_last_block = *out;
-	ext2_add_blocks(ei, 1);
-	return 0;
+	ei->ei_last_block = *first + (u32)n - 1;
+	ext2_add_blocks(ei, n);
+	return n;
 }
 
 static int ext2_bad_pointer(struct ext2_inode_info *ei, u32 blk, u64 lblk)
@@ -84,6 +95,109 @@ static int ext2_bad_pointer(struct ext2_inode_info *ei, u32 blk, u64 lblk)
 	ext2_error(ei->ei_fs, "bmap", "inode %u: block %u (for block %llu) out of range",
 		   ei->ei_ino, blk, (unsigned long long)lblk);
 	return -EUCLEAN;
+}
+
+/**
+ * ext2_map_blocks - map a run of @ei's logical blocks to disk blocks
+ * @map:   m_lblk and m_len (the most blocks wanted, at least 1) in;
+ *         m_len, m_pblk and m_new out (see struct ext2_map)
+ * @flags: EXT2_MAP_CREATE allocates the blocks of a hole, and the
+ *         indirect blocks on the way (always zeroed); EXT2_MAP_ZERO also
+ *         zeroes new data blocks.  Without it the caller must write every
+ *         new block before anything can read it.
+ *
+ * A run never leaves the pointer block (the direct slots of i_block, or
+ * one indirect block) that maps m_lblk, so one walk of the tree serves
+ * all of it: it is the blocks whose pointers read m_pblk, m_pblk + 1, ...;
+ * or, without CREATE, the hole up to the next pointer (m_pblk 0); or,
+ * with CREATE, the hole's blocks as far as they could be allocated
+ * contiguously.
+ *
+ * Returns 0, -EFBIG, -ENOSPC, -EUCLEAN (a bad pointer, reported), -EIO.
+ */
+int ext2_map_blocks(struct ext2_inode_info *ei, struct ext2_map *map, unsigned flags)
+{
+	struct ext2_fs *fs = ei->ei_fs;
+	bool create = flags & EXT2_MAP_CREATE;
+	u32 off[EXT2_MAX_DEPTH], blk, max, n, i;
+	struct buffer_head *bh = NULL, *nbh;
+	int depth, level, got, err = 0;
+	le32 *slot;
+
+	depth = ext2_block_path(fs, map->m_lblk, off);
+	if (depth < 0)
+		return depth;
+	max = min(map->m_len, (depth == 1 ? EXT2_NDIR_BLOCKS : fs->fs_apb) - off[depth - 1]);
+	map->m_new = false;
+	slot = &ei->ei_raw.i_block[off[0]];
+	for (level = 1; level < depth; level++) {	/* down to the pointer block of m_lblk */
+		blk = le32_to_cpu(*slot);
+		if (!blk && !create) {
+			n = max;		/* no pointer block: a hole as far as it would reach */
+			goto done;
+		}
+		if (!blk) {
+			got = ext2_alloc_run(ei, 1, true, &blk);
+			if (got < 0) {
+				err = got;
+				goto out;
+			}
+			*slot = cpu_to_le32(blk);
+			if (bh)
+				mark_buffer_dirty(bh);
+			else
+				ext2_mark_dirty(ei);
+		} else if (!ext2_valid_block(fs, blk)) {
+			err = ext2_bad_pointer(ei, blk, map->m_lblk);
+			goto out;
+		}
+		nbh = ext2_bread(fs, blk);
+		brelse(bh);
+		bh = NULL;
+		if (IS_ERR(nbh)) {
+			err = PTR_ERR(nbh);
+			goto out;
+		}
+		bh = nbh;
+		slot = (le32 *)bh->b_data + off[level];
+	}
+
+	blk = le32_to_cpu(slot[0]);
+	if (blk && !ext2_valid_block(fs, blk)) {
+		err = ext2_bad_pointer(ei, blk, map->m_lblk);
+		goto out;
+	}
+	if (blk) {
+		for (n = 1; n < max && le32_to_cpu(slot[n]) == blk + n &&
+			    ext2_valid_block(fs, blk + n); n++)
+			;
+	} else {
+		for (n = 1; n < max && !slot[n]; n++)
+			;
+	}
+	if (!blk && create) {
+		got = ext2_alloc_run(ei, n, flags & EXT2_MAP_ZERO, &blk);
+		if (got < 0) {
+			err = got;
+			goto out;
+		}
+		n = (u32)got;
+		for (i = 0; i < n; i++)
+			slot[i] = cpu_to_le32(blk + i);
+		if (bh)
+			mark_buffer_dirty(bh);
+		else
+			ext2_mark_dirty(ei);
+		map->m_new = true;
+	}
+	if (create)
+		ei->ei_last_block = blk + n - 1;
+done:
+	map->m_pblk = blk;
+	map->m_len = n;
+out:
+	brelse(bh);
+	return err;
 }
 
 /**
@@ -95,59 +209,11 @@ static int ext2_bad_pointer(struct ext2_inode_info *ei, u32 blk, u64 lblk)
  */
 int ext2_bmap(struct ext2_inode_info *ei, u64 lblk, bool create, u32 *pblk)
 {
-	struct ext2_fs *fs = ei->ei_fs;
-	u32 off[EXT2_MAX_DEPTH], blk, nb;
-	struct buffer_head *bh;
-	int depth, i, err;
-	le32 *p;
+	struct ext2_map map = { .m_lblk = lblk, .m_len = 1 };
+	int err = ext2_map_blocks(ei, &map, create ? EXT2_MAP_CREATE | EXT2_MAP_ZERO : 0);
 
-	depth = ext2_block_path(fs, lblk, off);
-	if (depth < 0)
-		return depth;
-	blk = le32_to_cpu(ei->ei_raw.i_block[off[0]]);
-	if (!blk) {
-		if (!create)
-			goto hole;
-		err = ext2_alloc_for(ei, &blk);
-		if (err)
-			return err;
-		ei->ei_raw.i_block[off[0]] = cpu_to_le32(blk);
-		ext2_mark_dirty(ei);
-	} else if (!ext2_valid_block(fs, blk)) {
-		return ext2_bad_pointer(ei, blk, lblk);
-	}
-	for (i = 1; i < depth; i++) {
-		bh = ext2_bread(fs, blk);
-		if (IS_ERR(bh))
-			return PTR_ERR(bh);
-		p = (le32 *)bh->b_data + off[i];
-		nb = le32_to_cpu(*p);
-		if (!nb) {
-			if (!create) {
-				brelse(bh);
-				goto hole;
-			}
-			err = ext2_alloc_for(ei, &nb);
-			if (err) {
-				brelse(bh);
-				return err;
-			}
-			*p = cpu_to_le32(nb);
-			mark_buffer_dirty(bh);
-		} else if (!ext2_valid_block(fs, nb)) {
-			brelse(bh);
-			return ext2_bad_pointer(ei, nb, lblk);
-		}
-		brelse(bh);
-		blk = nb;
-	}
-	if (create)
-		ei->ei_last_block = blk;
-	*pblk = blk;
-	return 0;
-hole:
-	*pblk = 0;
-	return 0;
+	*pblk = map.m_pblk;
+	return err;
 }
 
 /*

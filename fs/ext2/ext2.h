@@ -111,7 +111,7 @@ u32 ext2_now(void);
 int ext2_write_super(struct ext2_fs *fs);
 
 /* balloc.c: blocks */
-int ext2_new_block(struct ext2_fs *fs, u32 goal, u32 *out);
+int ext2_new_blocks(struct ext2_fs *fs, u32 goal, u32 max, u32 *out);
 int ext2_free_block(struct ext2_fs *fs, u32 blk);
 bool ext2_group_has_super(const struct ext2_fs *fs, u32 group);
 int ext2_find_zero(const u8 *map, u32 nbits, u32 start);
@@ -136,7 +136,17 @@ int ext2_inode_release(struct vnode *v);
 int ext2_getattr(struct vnode *v, struct vfs_stat *st);
 bool ext2_fast_symlink(const struct ext2_inode_info *ei);
 
-/* bmap.c */
+/* bmap.c: a run of a file's blocks, for ext2_map_blocks() */
+struct ext2_map {
+	u64	m_lblk;		/* in: first logical block */
+	u32	m_len;		/* in: most blocks wanted (>= 1); out: blocks in the run */
+	u32	m_pblk;		/* out: disk block of m_lblk, 0 for a hole */
+	bool	m_new;		/* out: the run's blocks were allocated by this call */
+};
+#define EXT2_MAP_CREATE	0x1	/* allocate the blocks of a hole */
+#define EXT2_MAP_ZERO	0x2	/* and zero new data blocks through the cache */
+
+int ext2_map_blocks(struct ext2_inode_info *ei, struct ext2_map *map, unsigned flags);
 int ext2_bmap(struct ext2_inode_info *ei, u64 lblk, bool create, u32 *pblk);
 int ext2_truncate_blocks(struct ext2_inode_info *ei, u64 size);
 

@@ -1,6 +1,6 @@
 /*
  * The lowmem linear map: physical [0, mm_lowmem_end) at PAGE_OFFSET
- * (kernel/mm/page.h: __pa, __va, virt_to_page, page_address).
+ * (kernel/mm/page.h: __pa, __va, virt_to_page, virt_addr_valid, page_address).
  *
  * Layer: mm, kernel only (the host tests use tests/unit/fakes/
  * mm_linear_fake.c instead).  The conversions check their argument:
@@ -24,6 +24,13 @@ void *__va(phys_addr_t paddr)
 	if (paddr >= mm_lowmem_end)
 		panic("__va: %#llx is not lowmem", (unsigned long long)paddr);
 	return (void *)(PAGE_OFFSET + (unsigned long)paddr);
+}
+
+bool virt_addr_valid(const void *vaddr)
+{
+	unsigned long v = (unsigned long)vaddr;
+
+	return v >= PAGE_OFFSET && v - PAGE_OFFSET < mm_lowmem_end;
 }
 
 /* NULL for linear-map addresses with no struct page (holes, firmware). */

@@ -59,6 +59,8 @@ enum zone_type page_zonenum(const struct page *page);
 phys_addr_t __pa(const void *vaddr);
 void *__va(phys_addr_t paddr);
 struct page *virt_to_page(const void *vaddr);
+/* Is @vaddr in the lowmem linear map (so __pa and virt_to_page take it)? */
+bool virt_addr_valid(const void *vaddr);
 /* Kernel address of a lowmem page; NULL for a highmem page. */
 void *page_address(const struct page *page);
 

@@ -7,7 +7,7 @@
  * mounts the ext2 in IMAGE (at byte OFFSET, SIZE bytes; -r read-only) at
  * /d and runs SCRIPT, one command per line, words split on blanks:
  *
- *	ls P | stat P | lstat P | sha P | cat P | readlink P | df
+ *	ls P | stat P | lstat P | sha P [OFF LEN] | cat P | readlink P | df
  *	get P HOSTFILE | put HOSTFILE P
  *	write P TEXT | append P TEXT | pwrite P OFF TEXT | truncate P SIZE
  *	fill P BYTES SEED [OFF]      (create if needed, write fillgen bytes at OFF)
@@ -86,23 +86,28 @@ static int do_stat(const char *path, bool follow)
 	return 0;
 }
 
-/* Read @path to the end, feeding @out (may be NULL) and a SHA-256. */
-static int read_all(const char *path, FILE *out, char hex[65])
+/*
+ * Read @path from @off, @len bytes or to the end if sooner, feeding @out
+ * (may be NULL) and a SHA-256.
+ */
+static int read_range(const char *path, u64 off, u64 len, FILE *out, char hex[65])
 {
 	struct sha256_ctx c;
 	struct vfs_file *f;
 	u8 d[SHA256_DIGEST_SIZE];
-	long n;
+	long n = 0;
 	int err;
 
 	err = vfs_open(path, VFS_O_RDONLY, 0, &f);
 	if (err)
 		return err;
 	sha256_init(&c);
-	while ((n = vfs_read(f, iobuf, CHUNK)) > 0) {
+	while (len && (n = vfs_pread(f, iobuf, len < CHUNK ? (size_t)len : CHUNK, off)) > 0) {
 		sha256_update(&c, iobuf, (size_t)n);
 		if (out)
 			fwrite(iobuf, 1, (size_t)n, out);
+		off += (u64)n;
+		len -= (u64)n;
 	}
 	vfs_close(f);
 	if (n < 0)
@@ -315,13 +320,15 @@ static int run(int argc, char **av)
 	if (!strcmp(c, "stat")) { NEED(2); return do_stat(av[1], true); }
 	if (!strcmp(c, "lstat")) { NEED(2); return do_stat(av[1], false); }
 	if (!strcmp(c, "sha")) {
-		NEED(2);
-		err = read_all(av[1], NULL, hex);
+		if (argc != 2 && argc != 4)
+			return -EINVAL;
+		err = read_range(av[1], argc == 4 ? num(av[2]) : 0, argc == 4 ? num(av[3]) : ~0ULL,
+				 NULL, hex);
 		if (!err)
 			printf("%s  %s\n", hex, av[1]);
 		return err;
 	}
-	if (!strcmp(c, "cat")) { NEED(2); return read_all(av[1], stdout, hex); }
+	if (!strcmp(c, "cat")) { NEED(2); return read_range(av[1], 0, ~0ULL, stdout, hex); }
 	if (!strcmp(c, "get")) {
 		FILE *out;
 
@@ -329,7 +336,7 @@ static int run(int argc, char **av)
 		out = fopen(av[2], "wb");
 		if (!out)
 			return -EIO;
-		err = read_all(av[1], out, hex);
+		err = read_range(av[1], 0, ~0ULL, out, hex);
 		fclose(out);
 		return err;
 	}

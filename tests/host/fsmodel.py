@@ -5,9 +5,10 @@ run it through fscli on an ext2 image, and compare.
   fsmodel.py random SEED COUNT > SCRIPT        a seeded random workload
   fsmodel.py run IMAGE[?offset=N] SCRIPT       apply SCRIPT to a fresh model
         and to the image (read-write); every command's result must equal the
-        model's errno; then e2fsck -fn must pass and the image, read back by
-        debugfs (rdump, and ls for inode numbers), must equal the model:
-        names, types, contents, symlink targets and hard-link groups.
+        model's errno (and what "sha" prints, the model's bytes there); then
+        e2fsck -fn must pass and the image, read back by debugfs (rdump,
+        and ls for inode numbers), must equal the model: names, types,
+        contents, symlink targets and hard-link groups.
 
 Paths in scripts start with /d (the mount point); the model maps /d to
 its directory.  The image must start empty (only lost+found).
@@ -32,6 +33,7 @@ from fsoracle import fscli, split_image  # noqa: E402
 class Model:
     def __init__(self, root):
         self.root = root
+        self.out = None     # what the last command must print, if it prints
 
     def p(self, path):
         assert path == "/d" or path.startswith("/d/"), path
@@ -40,6 +42,7 @@ class Model:
     def apply(self, words):
         """Run one command on the model; return 0 or -errno."""
         c, a = words[0], words[1:]
+        self.out = None
         try:
             if c == "write":
                 with open(self.p(a[0]), "wb") as f:
@@ -66,6 +69,11 @@ class Model:
                 os.link(self.p(a[0]), self.p(a[1]), follow_symlinks=False)
             elif c == "symlink":
                 os.symlink(a[0], self.p(a[1]))
+            elif c == "sha":
+                with open(self.p(a[0]), "rb") as f:
+                    f.seek(int(a[1], 0) if len(a) == 3 else 0)
+                    data = f.read(int(a[2], 0) if len(a) == 3 else -1)
+                self.out = ["%s  %s" % (hashlib.sha256(data).hexdigest(), a[0])]
             elif c in ("sync", "remount"):
                 pass
             else:
@@ -215,14 +223,16 @@ def run(spec, script_path):
         m = Model(root)
         os.mkdir(m.p("/d/lost+found"))
         cmds = [l.split() for l in script.splitlines() if l.strip() and not l.startswith("#")]
-        expect = [m.apply(c) for c in cmds]
+        expect = [(m.apply(c), m.out) for c in cmds]
         res = fscli(spec, script, ro=False)
         bad = []
         if len(res) != len(cmds):
             bad.append("fscli ran %d commands of %d" % (len(res), len(cmds)))
-        for c, e, (rc, _) in zip(cmds, expect, res):
+        for c, (e, eout), (rc, out) in zip(cmds, expect, res):
             if rc != e:
                 bad.append("%s: %d, model %d" % (" ".join(c)[:100], rc, e))
+            elif e == 0 and eout is not None and out != eout:
+                bad.append("%s: printed %s, model %s" % (" ".join(c)[:100], out, eout))
         img, off = split_image(spec)
         p = subprocess.run(["e2fsck", "-fn", spec], capture_output=True)
         if p.returncode != 0:

@@ -91,47 +91,54 @@ struct block_device *bdev_mem_open(void *mem, u64 len, bool ro, const char *name
 	return b;
 }
 
-static bool in_fail(struct block_device *b, u64 pos, u32 len, bool write)
+static bool in_fail(struct block_device *b, u64 pos, u64 len, bool write)
 {
 	return write == b->bd_fail_writes && pos < b->bd_fail_end &&
 	       pos + len > b->bd_fail_start;
 }
 
-static int bf_io(struct buffer_head *bh, bool write)
+/* Move [pos, pos + len) of the device to or from @buf, unless it is in a failing range. */
+static int bf_rw(struct block_device *b, u64 pos, u8 *buf, size_t len, bool write)
 {
-	struct block_device *b = bh->b_bdev;
-	u64 pos = bh->b_blocknr * bh->b_size;
 	ssize_t n;
 
-	if (in_fail(b, pos, bh->b_size, write))
+	if (in_fail(b, pos, len, write))
 		return -EIO;
 	if (write && b->bd_ro) {
-		fprintf(stderr, "buffer_file: write of block %llu on a read-only device\n",
-			(unsigned long long)bh->b_blocknr);
+		fprintf(stderr, "buffer_file: write at byte %llu of a read-only device\n",
+			(unsigned long long)pos);
 		abort();
 	}
-	if (write)
-		b->bd_st.bs_writes++;
-	else
-		b->bd_st.bs_reads++;
 	if (b->bd_mem) {
 		if (write)
-			memcpy(b->bd_mem + pos, bh->b_data, bh->b_size);
+			memcpy(b->bd_mem + pos, buf, len);
 		else
-			memcpy(bh->b_data, b->bd_mem + pos, bh->b_size);
+			memcpy(buf, b->bd_mem + pos, len);
 		return 0;
 	}
 	if (write)
-		n = pwrite(b->bd_fd, bh->b_data, bh->b_size, (off_t)(b->bd_off + pos));
+		n = pwrite(b->bd_fd, buf, len, (off_t)(b->bd_off + pos));
 	else
-		n = pread(b->bd_fd, bh->b_data, bh->b_size, (off_t)(b->bd_off + pos));
-	if (n == (ssize_t)bh->b_size)
+		n = pread(b->bd_fd, buf, len, (off_t)(b->bd_off + pos));
+	if (n == (ssize_t)len)
 		return 0;
 	if (n >= 0 && !write) {		/* a short file reads as zeroes */
-		memset(bh->b_data + n, 0, bh->b_size - (u32)n);
+		memset(buf + n, 0, len - (size_t)n);
 		return 0;
 	}
 	return -EIO;
+}
+
+static int bf_io(struct buffer_head *bh, bool write)
+{
+	struct block_device *b = bh->b_bdev;
+	int err = bf_rw(b, bh->b_blocknr * bh->b_size, bh->b_data, bh->b_size, write);
+
+	if (!err && write)
+		b->bd_st.bs_writes++;
+	else if (!err)
+		b->bd_st.bs_reads++;
+	return err;
 }
 
 static int bf_writeback(struct buffer_head *bh)
@@ -242,6 +249,46 @@ struct buffer_head *bread(struct block_device *b, u64 block, u32 size)
 	}
 	set_buffer_uptodate(bh);
 	return bh;
+}
+
+/* Same rule as fs/buffer.c: cached blocks through their buffers, the rest straight. */
+int direct_rw_blocks(struct block_device *b, u64 block, u32 n, u32 size, void *buf, bool write)
+{
+	struct buffer_head *bh = NULL;
+	u8 *p = buf;
+	u32 i = 0, j;
+	int err = 0;
+
+	if (size < 512 || size > 65536 || !is_power_of_2(size))
+		return -EINVAL;
+	if (block + n > b->bd_size / size)
+		return -ENXIO;
+	while (i < n && !err) {
+		for (j = i; j < n && !(bh = bf_find(b, block + j, size)); j++)
+			;
+		if (j > i) {
+			err = bf_rw(b, (block + i) * size, p + (size_t)i * size,
+				    (size_t)(j - i) * size, write);
+			if (!err && write)
+				b->bd_st.bs_writes += j - i;
+			else if (!err)
+				b->bd_st.bs_reads += j - i;
+		}
+		if (bh && !err && write) {
+			memcpy(bh->b_data, p + (size_t)j * size, size);
+			mark_buffer_dirty(bh);
+		} else if (bh && !err) {
+			if (!buffer_uptodate(bh)) {
+				err = bf_io(bh, false);
+				if (!err)
+					set_buffer_uptodate(bh);
+			}
+			if (!err)
+				memcpy(p + (size_t)j * size, bh->b_data, size);
+		}
+		i = bh ? j + 1 : j;
+	}
+	return err;
 }
 
 void breadahead(struct block_device *b, u64 block, u32 size)
