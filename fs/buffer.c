@@ -806,7 +806,8 @@ static int cached_rw(struct buffer_head *bh, u8 *buf, bool write)
 /*
  * Move @n blocks at @block straight between the device and @buf, which
  * is lowmem and aligned to @size, so that every page holds whole blocks,
- * as bios of up to BIO_MAX_VECS pages, one after the other.
+ * as bios as large as the device takes, one after the other (contiguous
+ * memory makes few vector entries: see block/bio.h).
  */
 static int uncached_rw(struct block_device *bdev, u64 block, u32 n, u32 size,
 		       u8 *buf, bool write)
@@ -818,6 +819,7 @@ static int uncached_rw(struct block_device *bdev, u64 block, u32 n, u32 size,
 		struct bio *bio = bio_alloc(GFP_NOIO, BIO_MAX_VECS);
 		u64 start = done;
 
+		bio->bi_bdev = bdev;
 		bio->bi_iter.bi_sector = (block * size + done) >> SECTOR_SHIFT;
 		bio->bi_rw = write ? REQ_WRITE : 0;
 		while (done < len) {
@@ -829,13 +831,6 @@ static int uncached_rw(struct block_device *bdev, u64 block, u32 n, u32 size,
 				break;
 			done += k;
 		}
-		/*
-		 * Named only now: bio_add_page checks a known queue's limits
-		 * by recounting the bio's segments at every page, which made
-		 * building a 1 MiB bio cost several times its transfer under
-		 * TCG.  submit_bio splits what the limits do not take.
-		 */
-		bio->bi_bdev = bdev;
 		err = done > start ? submit_bio_wait(bio) : -EIO;
 		bio_put(bio);
 	}
