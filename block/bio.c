@@ -183,6 +183,7 @@ int bio_add_page(struct bio *bio, struct page *page, u32 len, u32 offset)
 		last->bv_len = len;
 	}
 	bio->bi_iter.bi_size += len;
+	bio->bi_flags &= ~BIO_SEG_VALID;
 	return 0;
 }
 
@@ -205,6 +206,7 @@ void bvec_iter_advance(const struct bio_vec *vec, struct bvec_iter *it, u32 byte
 /* Move a bio's start on by bytes (a multiple of 512 unless it is the end). */
 void bio_advance(struct bio *bio, u32 bytes)
 {
+	bio->bi_flags &= ~BIO_SEG_VALID;
 	bvec_iter_advance(bio->bi_io_vec, &bio->bi_iter, bytes);
 	bio->bi_iter.bi_sector += bytes >> SECTOR_SHIFT;
 }

@@ -50,6 +50,7 @@ struct request_queue;
 #define BIO_BOUNCED	0x0002u		/* is a bounce copy of bi_private's bio */
 #define BIO_CHAIN	0x0004u		/* completion goes to bi_parent */
 #define BIO_SPLIT	0x0008u		/* front part of a split */
+#define BIO_SEG_VALID	0x0010u		/* bi_phys_segs counts the rest, for bi_queue */
 
 #define BIO_MAX_VECS	256u
 
@@ -78,6 +79,7 @@ struct bio {
 	u32			bi_flags;	/* [o] BIO_* */
 	u16			bi_vcnt;	/* [o] vectors filled in bi_io_vec */
 	u16			bi_max_vecs;	/* [I] capacity of bi_io_vec */
+	u32			bi_phys_segs;	/* [o] with BIO_SEG_VALID: counted by the split check */
 	int			bi_error;	/* [a] first error seen */
 	int			bi_cnt;		/* [a] references */
 	int			bi_remaining;	/* [a] completions to wait for */

@@ -361,6 +361,17 @@ unlock:
 	spin_unlock_irqrestore(q->q_lock, flags);
 }
 
+/* Hand bio to the queue in parts that each fit its limits. */
+static void blk_submit_split(struct request_queue *q, struct bio *bio)
+{
+	struct bio *front;
+
+	do {
+		front = blk_queue_split(q, bio);
+		q->q_make_request_fn(q, front);
+	} while (front != bio);
+}
+
 /**
  * blk_queue_submit_bio - submit a bio straight to a queue, sector already
  * absolute on the device: submit_bio() without a block_device, for
@@ -371,7 +382,7 @@ void blk_queue_submit_bio(struct request_queue *q, struct bio *bio)
 {
 	struct queue_limits *lim = &q->q_limits;
 	u32 lbs_mask = (lim->lim_logical_block_size >> SECTOR_SHIFT) - 1;
-	struct bio *part, *bounced, *front;
+	struct bio *part;
 	unsigned long flags;
 
 	if (q->q_flags & QUEUE_FLAG_DEAD) {
@@ -393,17 +404,17 @@ void blk_queue_submit_bio(struct request_queue *q, struct bio *bio)
 	}
 
 	/* Bounce first (a bounce bio is a fresh vector), then split to limits. */
+	if (!blk_bio_needs_bounce(lim, bio)) {
+		blk_submit_split(q, bio);
+		return;
+	}
 	do {
 		part = blk_bounce_split(q, bio);
 		if (IS_ERR(part)) {
 			bio_endio(bio, (int)PTR_ERR(part));
 			return;
 		}
-		bounced = blk_queue_bounce(q, part);
-		do {
-			front = blk_queue_split(q, bounced);
-			q->q_make_request_fn(q, front);
-		} while (front != bounced);
+		blk_submit_split(q, blk_queue_bounce(q, part));
 	} while (part != bio);
 }
 

@@ -85,26 +85,32 @@ static inline u64 bvec_phys(const struct bio_vec *bv)
 	return page_to_phys(bv->bv_page) + bv->bv_offset;
 }
 
-/* Scatter/gather entries the rest of a bio needs on its own. */
+/*
+ * Scatter/gather entries the rest of a bio needs on its own.  The split
+ * check (blk_queue_split) leaves its count in the bio, so a bio that was
+ * not split is walked once on its way into a request, not twice.
+ */
 u32 blk_bio_segments(const struct queue_limits *lim, const struct bio *bio)
 {
 	struct seg_walk w = { .sw_lim = lim };
 	struct bvec_iter it;
 	struct bio_vec bv;
 
+	if (bio->bi_flags & BIO_SEG_VALID)
+		return bio->bi_phys_segs;
 	bio_for_each_bvec(bv, bio, it)
 		seg_feed(&w, bvec_phys(&bv), bv.bv_len, ~0u);
 	return w.sw_nsegs;
 }
 
-/**
- * blk_bio_split_point - where a bio must be split to fit a request alone.
- * Return: 0 when it fits whole, else the sectors of the front part: as
- * many as fit lim_max_sectors and lim_max_segments, rounded down to the
+/*
+ * Where a bio must be split to fit a request alone: 0 when it fits whole
+ * (then *nsegs is its segment count), else the sectors of the front part:
+ * as many as fit lim_max_sectors and lim_max_segments, rounded down to the
  * logical block size (one logical block at least, even if that alone
  * breaks max_segments: a device that cannot take one block cannot work).
  */
-u32 blk_bio_split_point(const struct queue_limits *lim, const struct bio *bio)
+static u32 split_point(const struct queue_limits *lim, const struct bio *bio, u32 *nsegs)
 {
 	struct seg_walk w = { .sw_lim = lim };
 	u32 max_bytes = lim->lim_max_sectors << SECTOR_SHIFT, bytes = 0, t, want;
@@ -119,15 +125,26 @@ u32 blk_bio_split_point(const struct queue_limits *lim, const struct bio *bio)
 		if (t < bv.bv_len)
 			goto split;
 	}
+	*nsegs = w.sw_nsegs;
 	return 0;
 
 split:
 	bytes -= bytes % lbs;
 	if (!bytes)
 		bytes = lbs;
-	if (bytes >= bio->bi_iter.bi_size)
+	if (bytes >= bio->bi_iter.bi_size) {
+		*nsegs = w.sw_nsegs;
 		return 0;
+	}
 	return bytes >> SECTOR_SHIFT;
+}
+
+/* blk_bio_split_point - split_point() for callers that want only the sectors. */
+u32 blk_bio_split_point(const struct queue_limits *lim, const struct bio *bio)
+{
+	u32 nsegs;
+
+	return split_point(lim, bio, &nsegs);
 }
 
 /**
@@ -140,10 +157,13 @@ struct bio *blk_queue_split(struct request_queue *q, struct bio *bio)
 {
 	unsigned long flags;
 	struct bio *front;
-	u32 sectors = blk_bio_split_point(&q->q_limits, bio);
+	u32 nsegs, sectors = split_point(&q->q_limits, bio, &nsegs);
 
-	if (!sectors)
+	if (!sectors) {
+		bio->bi_phys_segs = nsegs;
+		bio->bi_flags |= BIO_SEG_VALID;
 		return bio;
+	}
 	front = bio_split(bio, sectors, GFP_NOIO);
 	spin_lock_irqsave(q->q_lock, flags);
 	q->q_stats.st_splits++;

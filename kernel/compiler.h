@@ -27,6 +27,9 @@
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 
+#define __stringify_1(x)	#x
+#define __stringify(x)		__stringify_1(x)
+
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 #define container_of(ptr, type, member) \

@@ -8,10 +8,6 @@
 #include "kernel/printk.h"
 #include "kernel/cpu.h"
 
-#ifndef SPINLOCK_DEBUG
-#define SPINLOCK_DEBUG	1
-#endif
-
 void spin_lock_init(spinlock_t *l, const char *name)
 {
 	l->sl_locked = 0;
@@ -19,45 +15,19 @@ void spin_lock_init(spinlock_t *l, const char *name)
 	l->sl_owner = NULL;
 }
 
-static inline u32 xchg(volatile u32 *p, u32 v)
+/* The lock was taken: with one CPU that is a bug; with several, spin. */
+void spin_lock_contended(spinlock_t *l, const char *where)
 {
-	__asm__ __volatile__("xchgl %0, %1" : "+r"(v), "+m"(*p) :: "memory");
-	return v;
-}
-
-void spin_lock(spinlock_t *l)
-{
-	void *caller = __builtin_return_address(0);
-
-	while (xchg(&l->sl_locked, 1) != 0) {
+	do {
 		if (SPINLOCK_DEBUG)
-			panic("spin_lock: %s already held (by %p, again from %p)",
-			      l->sl_name ? l->sl_name : "?", l->sl_owner, caller);
+			panic("spin_lock: %s already held (taken at %s, again at %s)",
+			      l->sl_name ? l->sl_name : "?", l->sl_owner, where);
 		while (l->sl_locked)
 			cpu_relax();
-	}
-	l->sl_owner = caller;
+	} while (spin_xchg(&l->sl_locked, 1) != 0);
 }
 
-void spin_unlock(spinlock_t *l)
+void spin_unlock_unheld(spinlock_t *l, const char *where)
 {
-	if (SPINLOCK_DEBUG && !l->sl_locked)
-		panic("spin_unlock: %s is not held (from %p)",
-		      l->sl_name ? l->sl_name : "?", __builtin_return_address(0));
-	l->sl_owner = NULL;
-	barrier();
-	l->sl_locked = 0;
-}
-
-bool spin_trylock(spinlock_t *l)
-{
-	if (xchg(&l->sl_locked, 1) != 0)
-		return false;
-	l->sl_owner = __builtin_return_address(0);
-	return true;
-}
-
-bool spin_is_locked(const spinlock_t *l)
-{
-	return l->sl_locked != 0;
+	panic("spin_unlock: %s is not held (at %s)", l->sl_name ? l->sl_name : "?", where);
 }

@@ -184,6 +184,27 @@ static void test_split_memory_position(void)
 	}
 }
 
+/* The split check leaves its count in the bio; moving the bio on forgets it. */
+static void test_segments_cached_by_split_check(void)
+{
+	struct tdev *td = tdev_create(1024, NULL);
+	struct bio *bio = tbio_alloc(HOST_MEM_HIGH, 0, 0, 16, 0);	/* 2 pages */
+	u32 fresh;
+
+	blk_queue_max_segment_size(td->td_q, 4096);		/* one entry per page */
+	bio->bi_queue = td->td_q;
+	fresh = blk_bio_segments(&td->td_q->q_limits, bio);
+	CHECK_EQ(fresh, 2);
+	CHECK(blk_queue_split(td->td_q, bio) == bio);		/* fits: no split */
+	CHECK(bio->bi_flags & BIO_SEG_VALID);
+	CHECK_EQ(blk_bio_segments(&td->td_q->q_limits, bio), fresh);
+	bio_advance(bio, 4096);
+	CHECK(!(bio->bi_flags & BIO_SEG_VALID));
+	CHECK_EQ(blk_bio_segments(&td->td_q->q_limits, bio), 1);
+	tbio_free(bio);
+	tdev_destroy(td);
+}
+
 static void test_segments_count(void)
 {
 	struct queue_limits l = lim_default();
@@ -378,6 +399,7 @@ static const struct unit_case cases[] = {
 	{ "bio/clone_shares_vector", test_clone_shares_vector },
 	{ "bio/split_keeps_ordering_flags", test_split_keeps_ordering_flags },
 	{ "merge/segments_count", test_segments_count },
+	{ "bio/segments_cached_by_split_check", test_segments_cached_by_split_check },
 	{ "merge/split_points", test_split_points },
 	{ "merge/map_sg_model", test_map_sg_model },
 };
