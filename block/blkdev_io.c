@@ -2,7 +2,7 @@
  * Byte-addressed synchronous I/O on block devices (block/blkdev_io.h).
  *
  * The middle of a request that covers whole logical blocks goes straight
- * from the caller's buffer as bios of up to BIO_MAX_VECS pages; the ends
+ * from the caller's buffer as bios as large as the device takes; the ends
  * go through a one-block bounce buffer, read-modify-write for writes.
  */
 #include "block/blkdev_io.h"
@@ -26,11 +26,11 @@ static u32 lblock(struct block_device *bdev)
 	return lbs ? lbs : SECTOR_SIZE;
 }
 
-/* Whole blocks: len and off multiples of the logical block size. */
-static int rw_blocks(struct block_device *bdev, u8 *buf, size_t len, u64 off, bool write)
+int blkdev_rw_linear(struct block_device *bdev, void *buf, size_t len, u64 off, bool write)
 {
+	u8 *p = buf;
+
 	while (len) {
-		size_t chunk = min(len, (size_t)BIO_MAX_VECS * PAGE_SIZE - PAGE_SIZE);
 		struct bio *bio = bio_alloc(GFP_NOIO, BIO_MAX_VECS);
 		size_t done = 0;
 		int err;
@@ -38,24 +38,20 @@ static int rw_blocks(struct block_device *bdev, u8 *buf, size_t len, u64 off, bo
 		bio->bi_bdev = bdev;
 		bio->bi_iter.bi_sector = off >> SECTOR_SHIFT;
 		bio->bi_rw = write ? REQ_WRITE : 0;
-		while (done < chunk) {
-			u8 *p = buf + done;
-			u32 in_page = (u32)((uintptr_t)p & ~PAGE_MASK);
-			u32 n = (u32)min(chunk - done, (size_t)(PAGE_SIZE - in_page));
+		while (done < len) {
+			u8 *q = p + done;
+			u32 in_page = (u32)((uintptr_t)q & ~PAGE_MASK);
+			u32 n = (u32)min(len - done, (size_t)(PAGE_SIZE - in_page));
 
-			if (bio_add_page(bio, virt_to_page(p), n, in_page))
-				break;	/* the queue's limits: send what we have */
+			if (bio_add_page(bio, virt_to_page(q), n, in_page))
+				break;	/* the bio is full: send what it has */
 			done += n;
 		}
-		if (done == 0) {
-			bio_put(bio);
-			return -EIO;
-		}
-		err = submit_bio_wait(bio);
+		err = done ? submit_bio_wait(bio) : -EIO;
 		bio_put(bio);
 		if (err)
 			return err;
-		buf += done;
+		p += done;
 		off += done;
 		len -= done;
 	}
@@ -70,7 +66,7 @@ static int rw_blocks(struct block_device *bdev, u8 *buf, size_t len, u64 off, bo
 static int rw_partial(struct block_device *bdev, u8 *bounce, u32 lbs, u64 blk,
 		      u32 skip, u8 *buf, u32 n, bool write)
 {
-	int err = rw_blocks(bdev, bounce, lbs, blk, false);
+	int err = blkdev_rw_linear(bdev, bounce, lbs, blk, false);
 
 	if (err)
 		return err;
@@ -79,7 +75,7 @@ static int rw_partial(struct block_device *bdev, u8 *bounce, u32 lbs, u64 blk,
 		return 0;
 	}
 	memcpy(bounce + skip, buf, n);
-	return rw_blocks(bdev, bounce, lbs, blk, true);
+	return blkdev_rw_linear(bdev, bounce, lbs, blk, true);
 }
 
 static long blkdev_rw(struct block_device *bdev, u8 *buf, size_t len, u64 off, bool write)
@@ -115,7 +111,7 @@ static long blkdev_rw(struct block_device *bdev, u8 *buf, size_t len, u64 off, b
 	if (len >= lbs) {			/* middle */
 		size_t mid = len & ~(size_t)(lbs - 1);
 
-		err = rw_blocks(bdev, buf, mid, off, write);
+		err = blkdev_rw_linear(bdev, buf, mid, off, write);
 		if (err)
 			goto out;
 		buf += mid;

@@ -805,36 +805,15 @@ static int cached_rw(struct buffer_head *bh, u8 *buf, bool write)
 
 /*
  * Move @n blocks at @block straight between the device and @buf, which
- * is lowmem and aligned to @size, so that every page holds whole blocks,
- * as bios as large as the device takes, one after the other (contiguous
- * memory makes few vector entries: see block/bio.h).
+ * is lowmem and aligned to @size, so that every page holds whole blocks.
  */
 static int uncached_rw(struct block_device *bdev, u64 block, u32 n, u32 size,
 		       u8 *buf, bool write)
 {
-	u64 len = (u64)n * size, done = 0;
-	int err = 0;
+	int err = blkdev_rw_linear(bdev, buf, (size_t)n * size, block * size, write);
 
-	while (done < len && !err) {
-		struct bio *bio = bio_alloc(GFP_NOIO, BIO_MAX_VECS);
-		u64 start = done;
-
-		bio->bi_bdev = bdev;
-		bio->bi_iter.bi_sector = (block * size + done) >> SECTOR_SHIFT;
-		bio->bi_rw = write ? REQ_WRITE : 0;
-		while (done < len) {
-			u8 *p = buf + done;
-			u32 in_page = (u32)((uintptr_t)p & ~PAGE_MASK);
-			u32 k = (u32)min(len - done, (u64)(PAGE_SIZE - in_page));
-
-			if (bio_add_page(bio, virt_to_page(p), k, in_page))
-				break;
-			done += k;
-		}
-		err = done > start ? submit_bio_wait(bio) : -EIO;
-		bio_put(bio);
-	}
-	cache.direct += done / size;
+	if (!err)
+		cache.direct += n;
 	return err;
 }
 
