@@ -98,10 +98,21 @@ static void ide_bm_ack(struct ide_channel *ch, u8 bmst)
 					     IDE_BM_STATUS_IRQ | IDE_BM_STATUS_ERROR));
 }
 
+/*
+ * Bus Master Command holds only bits the driver sets (Start, Read/Write;
+ * the rest reserved), so it is written from a copy, never read back: each
+ * register access is an exit under emulation.
+ */
+static void ide_bm_cmd(struct ide_channel *ch, u8 v)
+{
+	ch->ch_bm_cmd = v;
+	ide_bm_write(ch, IDE_BM_CMD, v);
+}
+
 static void ide_bm_stop(struct ide_channel *ch)
 {
-	if (ch->ch_bm)
-		ide_bm_write(ch, IDE_BM_CMD, ide_bm_read(ch, IDE_BM_CMD) & ~IDE_BM_CMD_START);
+	if (ch->ch_bm && (ch->ch_bm_cmd & IDE_BM_CMD_START))
+		ide_bm_cmd(ch, ch->ch_bm_cmd & ~IDE_BM_CMD_START);
 }
 
 /*
@@ -337,9 +348,12 @@ static int ide_dma_setup(struct ide_channel *ch, struct request *rq)
 		return n;
 	if (total != blk_rq_bytes(rq))
 		return -EINVAL;	/* the PRD total must equal the ATA transfer */
-	ide_bm_write(ch, IDE_BM_CMD, 0);
-	ide_bm_set_prdt(ch, (u32)ch->ch_prdt_phys);
-	ide_bm_write(ch, IDE_BM_CMD, rq_is_write(rq) ? 0 : IDE_BM_CMD_READ);
+	ide_bm_stop(ch);		/* stopped already, unless something went wrong */
+	if (!ch->ch_bm_prdt_set) {	/* the table never moves: point at it once */
+		ide_bm_set_prdt(ch, (u32)ch->ch_prdt_phys);
+		ch->ch_bm_prdt_set = true;
+	}
+	ide_bm_cmd(ch, rq_is_write(rq) ? 0 : IDE_BM_CMD_READ);
 	ide_bm_ack(ch, ide_bm_read(ch, IDE_BM_STATUS));
 	return 0;
 }
@@ -396,7 +410,7 @@ static void ide_start(struct ide_channel *ch, struct ide_drive *d, struct reques
 		(unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq));
 	ide_load_tf(ch, &ch->ch_tf, d->dr_unit);
 	if (state == IDE_CH_DMA) {
-		ide_bm_write(ch, IDE_BM_CMD, (u8)(ide_bm_read(ch, IDE_BM_CMD) | IDE_BM_CMD_START));
+		ide_bm_cmd(ch, ch->ch_bm_cmd | IDE_BM_CMD_START);
 	} else if (state == IDE_CH_PIO_OUT) {
 		/* The first block goes without an interrupt (ATA8-APT, PIO data-out). */
 		ide_delay400(ch);
@@ -592,7 +606,7 @@ static void ide_begin_reset(struct ide_channel *ch)
 	ch->ch_state = IDE_CH_RESET;
 	ch->ch_resets++;
 	if (ch->ch_bm) {
-		ide_bm_write(ch, IDE_BM_CMD, 0);
+		ide_bm_cmd(ch, 0);
 		ide_bm_ack(ch, ide_bm_read(ch, IDE_BM_STATUS));
 	}
 	ide_select(ch, 0);

@@ -434,6 +434,7 @@ static int ide_alloc_buffers(struct ide_channel *ch)
 	}
 	/* A lowmem page: below 896 MiB, so 32-bit, and inside one 64 KiB block. */
 	ch->ch_prdt_phys = __pa(ch->ch_prdt);
+	ch->ch_bm_cmd = IDE_BM_CMD_START;	/* unknown: the first stop writes it */
 	_Static_assert(IDE_PRDT_ENTRIES * sizeof(struct ide_prd) <= PAGE_SIZE,
 		       "the PRD table fits its page");
 	return 0;

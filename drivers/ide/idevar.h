@@ -106,6 +106,8 @@ struct ide_channel {
 
 	struct ide_prd		*ch_prdt;	/* [c] IDE_PRDT_ENTRIES, one page */
 	phys_addr_t		ch_prdt_phys;	/* [I] below 4 GiB, inside one page */
+	u8			ch_bm_cmd;	/* [c] last written to Bus Master Command */
+	bool			ch_bm_prdt_set;	/* [c] the PRD Table Pointer holds ch_prdt_phys */
 	struct scatterlist	*ch_sg;		/* [c] IDE_MAX_SG scratch entries */
 	u8			*ch_pio_buf;	/* [c] IDE_PIO_BUF_SIZE bytes */
 
