@@ -11,10 +11,11 @@
  *   engines (ST then FRE, each bounded), program the command list and
  *   received-FIS bases, FRE on, spin-up (SUD, staggered when CAP.SSS) and
  *   COMRESET unless the link is already up; one shared deadline for every
- *   port's link; BSY/DRQ clear; the signature decides: ATA disks attach,
- *   ATAPI devices, port multipliers and enclosure bridges are named and
- *   left alone.  IDENTIFY is polled with port interrupts masked; PxIE and
- *   GHC.IE are set last (ahci_start), once the handler is installed.
+ *   port's link, PxSERR cleared as each comes up; BSY/DRQ clear; the
+ *   signature decides: ATA disks attach, ATAPI devices, port multipliers
+ *   and enclosure bridges are named and left alone.  IDENTIFY is polled
+ *   with port interrupts masked; PxIE and GHC.IE are set last
+ *   (ahci_start), once the handler is installed.
  *
  * Every wait has a limit and a port that misbehaves is reported and
  * skipped: the boot never hangs on a disk.
@@ -161,10 +162,26 @@ int ahci_port_clo(struct ahci_port *ap)
 	return ahci_wait_clear(ap, AHCI_PREG_CMD, AHCI_PREG_CMD_CLO, AHCI_STOP_MS);
 }
 
-/* Wait for the PHY: SSTS.DET = 3 (10.4.2).  0 or -ETIMEDOUT. */
+/*
+ * The link just came up: clear PxSERR (10.4.2, "then software should
+ * write all 1s to the PxSERR register").  Until DIAG.X, set by the
+ * device's COMINIT, is cleared, real HBAs keep the device's first D2H
+ * Register FIS out of PxTFD and PxSIG, so BSY would seem to stay set.
+ */
+static void ahci_port_link_up(struct ahci_port *ap)
+{
+	ahci_pwrite(ap, AHCI_PREG_SERR, ~0u);
+}
+
+/* Wait for the PHY: SSTS.DET = 3, then clear PxSERR (10.4.2).  0 or -ETIMEDOUT. */
 int ahci_port_wait_link(struct ahci_port *ap, u32 ms)
 {
-	return ahci_wait_eq(ap, AHCI_PREG_SSTS, AHCI_PREG_SSTS_DET_MASK, AHCI_PREG_SSTS_DET_PHY, ms);
+	int ret = ahci_wait_eq(ap, AHCI_PREG_SSTS, AHCI_PREG_SSTS_DET_MASK,
+			       AHCI_PREG_SSTS_DET_PHY, ms);
+
+	if (!ret)
+		ahci_port_link_up(ap);
+	return ret;
 }
 
 /* Wait for BSY and DRQ to clear after a reset.  0 or -ETIMEDOUT. */
@@ -384,6 +401,7 @@ static void ahci_wait_links(struct ahci_softc *sc, bool *up)
 				continue;
 			det = ahci_pread(ap, AHCI_PREG_SSTS) & AHCI_PREG_SSTS_DET_MASK;
 			if (det == AHCI_PREG_SSTS_DET_PHY) {
+				ahci_port_link_up(ap);
 				up[i] = true;
 				continue;
 			}
