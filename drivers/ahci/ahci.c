@@ -44,10 +44,6 @@ const char *const ahci_port_state_names[AHCI_PORT_NSTATES] = {
 	[AHCI_PORT_READY] = "ready",
 };
 
-/* CAP bits that are write-once and that GHC.HR may wipe (HARDWARE.md 3). */
-#define AHCI_CAP_WO_MASK	(AHCI_REG_CAP_SMPS | AHCI_REG_CAP_SSS | AHCI_REG_CAP_SPM | \
-				 AHCI_REG_CAP_EMS | AHCI_REG_CAP_SXS)
-
 #define AHCI_TFD_NO_DEVICE	0x7f	/* PxTFD status with nothing attached */
 
 /* Where the per-port DMA page is cut up: each offset meets its alignment. */
@@ -507,8 +503,11 @@ static void ahci_handoff(struct ahci_softc *sc)
 }
 
 /*
- * HBA reset (10.4.3): GHC.HR, bounded; AE again (10.1.2); write back the
- * write-once CAP bits and PI that some chipsets lose (HARDWARE.md 3).
+ * HBA reset (10.4.3): GHC.HR, bounded; AE again (10.1.2); write back CAP,
+ * CAP2 and PI as they read before the first reset: some chipsets lose
+ * their HwInit bits in GHC.HR (HARDWARE.md 3).  The whole saved value
+ * goes back, because those bits are write-once: writing only some would
+ * lock the others (NCQ, speed, ...) at 0 where firmware never wrote them.
  * Ports must be stopped by the caller.  Returns 0 or -ETIMEDOUT.
  */
 int ahci_hba_reset(struct ahci_softc *sc)
@@ -525,7 +524,9 @@ int ahci_hba_reset(struct ahci_softc *sc)
 		mdelay(1);
 	}
 	ahci_write(sc, AHCI_REG_GHC, AHCI_REG_GHC_AE);
-	ahci_write(sc, AHCI_REG_CAP, sc->sc_cap & AHCI_CAP_WO_MASK);
+	ahci_write(sc, AHCI_REG_CAP, sc->sc_cap);
+	if (sc->sc_cap2)
+		ahci_write(sc, AHCI_REG_CAP2, sc->sc_cap2);
 	if (ahci_read(sc, AHCI_REG_PI) != sc->sc_pi)
 		ahci_write(sc, AHCI_REG_PI, sc->sc_pi);
 	return 0;
