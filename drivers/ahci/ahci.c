@@ -590,19 +590,17 @@ report:
 }
 
 /**
- * ahci_attach - bring up an HBA and find its disks
+ * ahci_init - take the HBA over from the firmware and reset it
  * @sc: sc_regs, sc_unit and sc_quirks set by the glue
  *
- * Leaves ports with ATA disks started, identified, and with a queue;
- * interrupts stay off until ahci_start().  Returns 0 or a negative errno
- * (reported here).
+ * AE, the BIOS/OS handoff, GHC.HR: afterwards no port runs and nothing
+ * the firmware left behind can DMA, so the glue may enable bus mastering
+ * (HARDWARE.md 1).  Returns 0 or a negative errno (reported here).
  */
-int ahci_attach(struct ahci_softc *sc)
+int ahci_init(struct ahci_softc *sc)
 {
-	bool up[AHCI_MAX_PORTS] = { false };
 	char ver[16];
 	u32 vs, pi;
-	unsigned i, ready = 0;
 	int ret, n;
 
 	snprintf(sc->sc_name, sizeof(sc->sc_name), "ahci%u", sc->sc_unit);
@@ -638,6 +636,22 @@ int ahci_attach(struct ahci_softc *sc)
 		snprintf(ver + n, sizeof(ver) - (size_t)n, ".%x", vs & 0xff);
 	pr_info("%s: AHCI %s, %u slots, ports %08x%s%s\n", sc->sc_name, ver, sc->sc_ncs, sc->sc_pi,
 		sc->sc_dma64 ? ", 64-bit" : "", sc->sc_ncq ? ", NCQ" : "");
+	return 0;
+}
+
+/**
+ * ahci_attach - bring up the ports of an HBA that ahci_init reset, and
+ * find their disks
+ * @sc: initialised, bus mastering on
+ *
+ * Leaves ports with ATA disks started, identified, and with a queue;
+ * interrupts stay off until ahci_start().  Cannot fail: a port that
+ * misbehaves, or has no memory, is reported and skipped.
+ */
+void ahci_attach(struct ahci_softc *sc)
+{
+	bool up[AHCI_MAX_PORTS] = { false };
+	unsigned i, ready = 0;
 
 	for (i = 0; i < AHCI_MAX_PORTS; i++) {
 		struct ahci_port *ap;
@@ -681,7 +695,6 @@ int ahci_attach(struct ahci_softc *sc)
 		ready++;
 	}
 	DPRINTF(AHCI_D_INIT, "%s: %u disks\n", sc->sc_name, ready);
-	return 0;
 }
 
 /* GHC.IE, after the handler is installed and every port's PxIE is set. */

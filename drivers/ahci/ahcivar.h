@@ -169,15 +169,18 @@ struct ahci_softc {
 /*
  * The calls the bus glue makes.
  *
- * ahci_attach - bring up an HBA whose sc_regs, sc_quirks and sc_unit are
- * set: handoff, reset, ports, disks.  Returns 0 (even when no disk was
- * found) or a negative errno, reported; interrupts are not yet wanted.
+ * ahci_init - take over an HBA whose sc_regs, sc_quirks and sc_unit are
+ * set: AE, BIOS/OS handoff, HBA reset.  Returns 0 or a negative errno,
+ * reported.  Nothing DMAs until ahci_attach: bus mastering goes on between.
+ * ahci_attach - bring up the ports and identify their disks; interrupts
+ * are not yet wanted.  A port that fails is reported and skipped.
  * ahci_start - once the glue has installed ahci_intr: port interrupts,
  * GHC.IE, then a gendisk per disk (the partition scan needs interrupts).
  * ahci_intr - the controller's interrupt handler (data: the softc).
  * ahci_enable_intr - set GHC.IE (ahci_start does it).
  */
-int ahci_attach(struct ahci_softc *sc);
+int ahci_init(struct ahci_softc *sc);
+void ahci_attach(struct ahci_softc *sc);
 int ahci_start(struct ahci_softc *sc);
 irqreturn_t ahci_intr(unsigned irq, void *data);
 void ahci_enable_intr(struct ahci_softc *sc);
