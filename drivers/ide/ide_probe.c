@@ -16,7 +16,8 @@
  * hdc/hdd on its secondary (majors 3 and 22, 64 minors per drive), the
  * next controller from hde on.  Capacity, model and cache come from
  * IDENTIFY; the queue (ide_init_queue, ide.c) takes only what a PRD table
- * can describe.  A shutdown hook flushes every disk's write cache.
+ * can describe.  A disk with a write cache says so in its queue, and the
+ * block layer flushes it at shutdown (block/genhd_flush.c).
  *
  * Parameters: ide.nodma (PIO only), ide.timeout_ms (per command).
  */
@@ -24,9 +25,7 @@
 #include "drivers/ata/atareg.h"
 #include "drivers/ide/idevar.h"
 #include "kernel/errno.h"
-#include "kernel/completion.h"
 #include "kernel/param.h"
-#include "kernel/power.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
 #include "kernel/mm/page.h"
@@ -38,7 +37,6 @@
 #define IDE_PROBE_BSY_MS	10000	/* BSY after SRST at boot: the drive spun up in POST */
 #define IDE_PROBE_CMD_MS	5000	/* IDENTIFY, SET FEATURES, polled, ms */
 #define IDE_DEF_TIMEOUT_MS	30000	/* a command without an interrupt, ms */
-#define IDE_FLUSH_SLACK_MS	1000	/* shutdown flush: beyond the queue's own retries */
 #define IDE_MINORS		64	/* per drive: the disk and 63 partitions */
 
 /* Linux's majors for the first four channels (IDE0..IDE3). */
@@ -52,89 +50,10 @@ PARAM_UINT("ide.timeout_ms", ide_timeout_ms, "IDE: ms a command may take before 
 static const struct block_device_operations ide_fops = { 0 };
 
 /*
- * Attached controllers, for the shutdown flush.  Changed only by
- * ide_attach/ide_detach at boot or removal, read only by the shutdown
- * hook at the end of the run; those never overlap.
+ * Attached controllers, for the ide command.  Changed only by
+ * ide_attach/ide_detach at boot or removal, never concurrently.
  */
 static LIST_HEAD(ide_controllers);
-static void ide_shutdown(void);
-static struct shutdown_hook ide_shutdown_hook = { .sh_name = "ide", .sh_fn = ide_shutdown };
-static bool ide_shutdown_registered;
-
-struct ide_flush_wait {
-	struct completion	fw_done;
-	int			fw_err;
-};
-
-static void ide_flush_end(struct bio *bio, int error)
-{
-	struct ide_flush_wait *w = bio->bi_private;
-
-	w->fw_err = error;
-	bio_put(bio);
-	complete(&w->fw_done);
-}
-
-/*
- * Empty the drive's write cache: a flush bio through its queue, so it
- * goes behind whatever is queued, and the driver sends FLUSH CACHE (EXT).
- * Returns 0 or -errno; waits at most as long as the queue's retries take.
- */
-static int ide_flush_drive(struct ide_drive *d)
-{
-	struct request_queue *q = d->dr_queue;
-	u32 ms = q->q_rq_timeout_ms * (q->q_max_retries + 1) + IDE_FLUSH_SLACK_MS;
-	struct ide_flush_wait *w = kzalloc(sizeof(*w), GFP_KERNEL);
-	struct bio *bio;
-	int err;
-
-	if (!w)
-		return -ENOMEM;
-	bio = bio_alloc(GFP_NOIO, 0);
-	if (!bio) {
-		kfree(w);
-		return -ENOMEM;
-	}
-	init_completion(&w->fw_done);
-	bio->bi_rw = REQ_WRITE | REQ_PREFLUSH | REQ_SYNC;
-	bio->bi_private = w;
-	bio->bi_end_io = ide_flush_end;
-	blk_queue_submit_bio(q, bio);
-	if (wait_for_completion_timeout(&w->fw_done, ms))
-		return -ETIMEDOUT;	/* w stays: the bio may still end */
-	err = w->fw_err;
-	kfree(w);
-	return err;
-}
-
-/*
- * The shutdown hook (HARDWARE.md item 14): before power-off or reboot,
- * every disk with a volatile write cache is flushed, so nothing the
- * drive acknowledged is lost with the power.
- */
-static void ide_shutdown(void)
-{
-	struct ide_softc *sc;
-	unsigned i, u;
-	int err;
-
-	list_for_each_entry(sc, &ide_controllers, sc_list) {
-		for (i = 0; i < IDE_CHANNELS; i++) {
-			for (u = 0; u < IDE_UNITS; u++) {
-				struct ide_drive *d = &sc->sc_chan[i].ch_drive[u];
-
-				if (!d->dr_disk || !d->dr_id.ai_wcache)
-					continue;
-				err = ide_flush_drive(d);
-				if (err)
-					pr_err("%s: write cache flush at shutdown failed: %s\n",
-					       d->dr_name, errstr(err));
-				else
-					pr_info("%s: write cache flushed\n", d->dr_name);
-			}
-		}
-	}
-}
 
 /* Soft reset with interrupts masked, then wait for device 0 (bounded). */
 static int ide_probe_reset(struct ide_channel *ch)
@@ -548,10 +467,6 @@ int ide_attach(struct ide_softc *sc)
 	if (err)
 		return err;
 	list_add_tail(&sc->sc_list, &ide_controllers);
-	if (!ide_shutdown_registered) {
-		register_shutdown_hook(&ide_shutdown_hook);
-		ide_shutdown_registered = true;
-	}
 	return 0;
 }
 

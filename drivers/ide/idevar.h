@@ -199,7 +199,7 @@ int ide_pci_setup(struct ide_softc *sc, struct pci_dev *dev, unsigned long quirk
 int ide_attach(struct ide_softc *sc);
 /*
  * Undo ide_attach: disks removed, queues drained and freed, IRQs and
- * buffers released.  Attached disks are flushed at shutdown until then.
+ * buffers released.
  */
 void ide_detach(struct ide_softc *sc);
 

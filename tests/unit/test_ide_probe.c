@@ -4,14 +4,12 @@
  * with the registry and IRQ calls faked (gendisk_fake.c): master and
  * slave disks, an ATAPI device left alone, a floating bus, a missing
  * slave, and a device that never drops BSY, each found (or not) within
- * a bounded time; the queue limits a disk gets; and the write-cache
- * flush of every disk at shutdown.
+ * a bounded time; and the queue limits a disk gets.
  */
 #include "tests/unit/unit.h"
 #include "tests/unit/ide_sim.h"
 #include "tests/unit/fakes/gendisk_fake.h"
 #include "tests/unit/fakes/page_fake.h"
-#include "tests/unit/fakes/power_fake.h"
 #include "tests/unit/fakes/sched_fake.h"
 #include "tests/unit/host/shim.h"
 #include "block/genhd.h"
@@ -156,37 +154,6 @@ static void test_nodma(void)
 	teardown();
 }
 
-/* Interrupts for the shutdown flush: the idle hook plays the controller. */
-static void idle_hook(void)
-{
-	if (ide_sim_irq_pending(&sim)) {
-		host_in_interrupt = true;
-		ide_intr(IDE_PRI_IRQ, &sc.sc_chan[0]);
-		host_in_interrupt = false;
-		return;
-	}
-	host_advance_ns(NSEC_PER_MSEC);
-}
-
-static void test_shutdown_flushes(void)
-{
-	int err;
-
-	setup();
-	ide_sim_add_disk(&sim, 0, 1 << 20);
-	ide_sim_add_disk(&sim, 1, 1 << 20);
-	attach(&err);
-	CHECK_EQ(host_nr_disks, 2);
-	host_idle_hook = idle_hook;
-	CHECK_EQ(host_run_shutdown_hooks(), 1);
-	host_idle_hook = NULL;
-	CHECK_EQ(sim.s_flushes, 2);		/* FLUSH CACHE EXT to each disk */
-	CHECK_EQ(sim.s_cmds[sim.s_ncmds - 1].c_command, ATA_CMD_FLUSH_CACHE_EXT);
-	teardown();
-	CHECK_EQ(host_run_shutdown_hooks(), 1);	/* detached: nothing left to flush */
-	CHECK_EQ(sim.s_flushes, 2);
-}
-
 static const struct unit_case cases[] = {
 	{ "ide/probe/master_and_slave", test_master_and_slave },
 	{ "ide/probe/atapi_left_alone", test_atapi_left_alone },
@@ -194,6 +161,5 @@ static const struct unit_case cases[] = {
 	{ "ide/probe/missing_slave", test_missing_slave },
 	{ "ide/probe/never_ready_is_bounded", test_never_ready },
 	{ "ide/probe/nodma", test_nodma },
-	{ "ide/probe/shutdown_flushes_write_caches", test_shutdown_flushes },
 };
 UNIT_MAIN("ide_probe", cases)
