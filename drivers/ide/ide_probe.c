@@ -229,7 +229,7 @@ static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ide_kind k
 static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 {
 	enum ide_kind kind[IDE_UNITS];
-	u8 count, low, mid, high;
+	u8 st, count, low, mid, high;
 	unsigned u, n = 0;
 	bool floating = true;
 	int err;
@@ -250,17 +250,14 @@ static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 	}
 	for (u = 0; u < IDE_UNITS; u++) {
 		ide_select(ch, u);
-		if (ide_altstatus(ch) == 0xff) {
-			kind[u] = IDE_KIND_NONE;
-			continue;
-		}
+		st = ide_altstatus(ch);
 		count = ide_read(ch, IDE_REG_COUNT);
 		low = ide_read(ch, IDE_REG_LBA_LOW);
 		mid = ide_read(ch, IDE_REG_LBA_MID);
 		high = ide_read(ch, IDE_REG_LBA_HIGH);
-		kind[u] = ide_sig_kind(count, low, mid, high);
-		DPRINTF(IDE_D_PROBE, "%s: signature %02x %02x %02x %02x: %s\n",
-			ch->ch_drive[u].dr_name, count, low, mid, high, ide_kind_names[kind[u]]);
+		kind[u] = ide_sig_kind(st, count, low, mid, high);
+		DPRINTF(IDE_D_PROBE, "%s: status %02x signature %02x %02x %02x %02x: %s\n",
+			ch->ch_drive[u].dr_name, st, count, low, mid, high, ide_kind_names[kind[u]]);
 	}
 	for (u = 0; u < IDE_UNITS; u++) {
 		if (ide_probe_unit(ch, u, kind[u], buf) == 0 &&

@@ -235,7 +235,11 @@ void ide_select(struct ide_channel *ch, unsigned unit);
 int ide_prd_build(struct ide_prd *prd, u32 max, const struct scatterlist *sg, u32 nsg,
 		  u32 *total);
 
-/* Classify a drive by the signature left after reset (count, LBA low/mid/high). */
-enum ide_kind ide_sig_kind(u8 count, u8 lba_low, u8 lba_mid, u8 lba_high);
+/*
+ * Classify a drive by what it shows after reset, selected: its Status
+ * (FFh: a floating bus; 00h with an ATA signature: device 0 answering for
+ * an absent device 1) and its signature (count, LBA low/mid/high).
+ */
+enum ide_kind ide_sig_kind(u8 status, u8 count, u8 lba_low, u8 lba_mid, u8 lba_high);
 
 #endif

@@ -3,8 +3,9 @@
  * ide_attach()/ide_detach(), against the simulated channel of ide_sim.c
  * with the registry and IRQ calls faked (gendisk_fake.c): master and
  * slave disks, an ATAPI device left alone, a floating bus, a missing
- * slave, and a device that never drops BSY, each found (or not) within
- * a bounded time; and the queue limits a disk gets.
+ * slave (QEMU's way and a real bus's), and a device that never drops
+ * BSY, each found (or not) within a bounded time; and the queue limits a
+ * disk gets.
  */
 #include "tests/unit/unit.h"
 #include "tests/unit/ide_sim.h"
@@ -125,6 +126,25 @@ static void test_missing_slave(void)
 	teardown();
 }
 
+/*
+ * On a real bus device 0 answers for an absent device 1: its own
+ * registers (an ATA signature, and the test patterns stick) but Status
+ * 00h.  That is no drive: no IDENTIFY goes to it, nothing is reported.
+ */
+static void test_missing_slave_real_bus(void)
+{
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	sim.s_dev0_answers = true;
+	CHECK(attach(&err) < 100);
+	CHECK_EQ(host_nr_disks, 1);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_NONE);
+	CHECK_EQ(sim.s_absent_cmds, 0);
+	teardown();
+}
+
 static void test_never_ready(void)
 {
 	u64 ms;
@@ -159,6 +179,7 @@ static const struct unit_case cases[] = {
 	{ "ide/probe/atapi_left_alone", test_atapi_left_alone },
 	{ "ide/probe/floating_bus", test_floating_bus },
 	{ "ide/probe/missing_slave", test_missing_slave },
+	{ "ide/probe/missing_slave_real_bus", test_missing_slave_real_bus },
 	{ "ide/probe/never_ready_is_bounded", test_never_ready },
 	{ "ide/probe/nodma", test_nodma },
 };
