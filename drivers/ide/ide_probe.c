@@ -10,7 +10,9 @@
  * to its registers, then classified by its signature and asked IDENTIFY
  * (DEVICE for ATA, PACKET for ATAPI, which is only named and left alone).
  * A floating bus, a missing slave or a device that stays BSY costs at
- * most IDE_PROBE_BSY_MS per channel, never a hang.
+ * most IDE_PROBE_BSY_MS per channel, never a hang.  Drives use DMA in the
+ * mode the firmware selected (else multiword DMA); on a simplex
+ * controller only the first channel with a DMA drive gets the bus master.
  *
  * Names follow Linux: hda/hdb on the first controller's primary channel,
  * hdc/hdd on its secondary (majors 3 and 22, 64 minors per drive), the
@@ -139,37 +141,45 @@ static int ide_probe_nodata(struct ide_channel *ch, unsigned unit, const struct 
 
 /*
  * Choose DMA for an ATA drive: a bus master, no ide.nodma, a drive that
- * has DMA.  If the firmware selected no DMA mode, select the drive's best
- * multiword mode: MWDMA works at the controller's power-on (compatible)
- * timing, while Ultra DMA would need the chipset's own UDMA registers
- * programmed, which only the firmware has done.
+ * has DMA, and on a simplex controller (SFF-8038i, Bus Master IDE Status
+ * bit 7: the channels cannot both do DMA) a bus master no other channel
+ * has taken.  If the firmware selected no DMA mode, select the drive's
+ * best multiword mode: MWDMA works at the controller's power-on
+ * (compatible) timing, while Ultra DMA would need the chipset's own UDMA
+ * registers programmed, which only the firmware has done.
  */
 static void ide_probe_dma(struct ide_drive *d)
 {
 	struct ide_channel *ch = d->dr_chan;
+	struct ide_softc *sc = ch->ch_sc;
 	const struct ata_id *ai = &d->dr_id;
 	struct ata_taskfile tf;
 	int mode, err;
 
 	d->dr_dma = false;
-	if (!ch->ch_bm || ch->ch_sc->sc_nodma || !ai->ai_dma)
+	if (!ch->ch_bm || sc->sc_nodma || !ai->ai_dma)
 		return;
-	if (ai->ai_udma_active >= 0 || ai->ai_mwdma_active >= 0) {
-		d->dr_dma = true;
-		return;
-	}
-	if (!ai->ai_mwdma_modes)
-		return;
-	mode = 31 - __builtin_clz(ai->ai_mwdma_modes);
-	ata_set_features(&tf, ATA_SF_SET_XFER_MODE, (u8)(ATA_XFER_MWDMA | mode));
-	err = ide_probe_nodata(ch, d->dr_unit, &tf);
-	if (err) {
-		pr_warn("%s: cannot select multiword DMA mode %d (%s): using PIO\n", d->dr_name,
-			mode, errstr(err));
+	if (sc->sc_simplex && sc->sc_dma_chan && sc->sc_dma_chan != ch) {
+		pr_info("%s: simplex bus master, in use by %s: using PIO\n", d->dr_name,
+			sc->sc_dma_chan->ch_name);
 		return;
 	}
-	d->dr_mwdma_set = (s8)mode;
+	if (ai->ai_udma_active < 0 && ai->ai_mwdma_active < 0) {
+		if (!ai->ai_mwdma_modes)
+			return;
+		mode = 31 - __builtin_clz(ai->ai_mwdma_modes);
+		ata_set_features(&tf, ATA_SF_SET_XFER_MODE, (u8)(ATA_XFER_MWDMA | mode));
+		err = ide_probe_nodata(ch, d->dr_unit, &tf);
+		if (err) {
+			pr_warn("%s: cannot select multiword DMA mode %d (%s): using PIO\n",
+				d->dr_name, mode, errstr(err));
+			return;
+		}
+		d->dr_mwdma_set = (s8)mode;
+	}
 	d->dr_dma = true;
+	if (sc->sc_simplex)
+		sc->sc_dma_chan = ch;
 }
 
 /*
@@ -448,6 +458,13 @@ int ide_attach(struct ide_softc *sc)
 
 		ch->ch_sc = sc;
 		ch->ch_index = (u8)i;
+		if (ch->ch_cmd && ch->ch_bm &&
+		    (ide_bm_read(ch, IDE_BM_STATUS) & IDE_BM_STATUS_SIMPLEX))
+			sc->sc_simplex = true;
+	}
+	for (i = 0; i < IDE_CHANNELS; i++) {
+		struct ide_channel *ch = &sc->sc_chan[i];
+
 		if (!ch->ch_cmd)
 			continue;
 		n = ide_attach_channel(ch, idbuf);

@@ -125,6 +125,8 @@ struct ide_softc {
 	unsigned		sc_index;	/* [I] controller number: names hda + 4n */
 	unsigned long		sc_quirks;	/* [I] IDE_Q_* */
 	bool			sc_nodma;	/* [I] PIO only (ide.nodma or a quirk) */
+	bool			sc_simplex;	/* [I] one bus master for both channels */
+	struct ide_channel	*sc_dma_chan;	/* [boot] simplex: the channel that has it */
 	struct ide_channel	sc_chan[IDE_CHANNELS];	/* [I] ch_cmd 0: channel absent */
 	struct list_head	sc_list;	/* [boot] on the attached controllers' list */
 };

@@ -4,8 +4,8 @@
  * with the registry and IRQ calls faked (gendisk_fake.c): master and
  * slave disks, an ATAPI device left alone, a floating bus, a missing
  * slave (QEMU's way and a real bus's), and a device that never drops
- * BSY, each found (or not) within a bounded time; and the queue limits a
- * disk gets.
+ * BSY, each found (or not) within a bounded time; the bus master of a
+ * simplex controller; and the queue limits a disk gets.
  */
 #include "tests/unit/unit.h"
 #include "tests/unit/ide_sim.h"
@@ -160,6 +160,35 @@ static void test_never_ready(void)
 	teardown();
 }
 
+/*
+ * A simplex controller (BM status bit 7): its one bus master goes to the
+ * first channel with a DMA drive; a drive on the other channel uses PIO.
+ */
+static void test_simplex(void)
+{
+	int err;
+
+	setup();
+	sim.s_bm_status = IDE_BM_STATUS_SIMPLEX;
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	attach(&err);
+	CHECK(sc.sc_simplex);
+	CHECK(sc.sc_chan[0].ch_drive[0].dr_dma);
+	CHECK(sc.sc_dma_chan == &sc.sc_chan[0]);
+	teardown();
+
+	setup();
+	sim.s_bm_status = IDE_BM_STATUS_SIMPLEX;
+	strcpy(sc.sc_chan[1].ch_name, "ide1");
+	sc.sc_dma_chan = &sc.sc_chan[1];	/* the secondary took it first */
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	attach(&err);
+	CHECK_EQ(host_nr_disks, 1);
+	CHECK(!sc.sc_chan[0].ch_drive[0].dr_dma);
+	CHECK_EQ(host_disks[0]->gd_queue->q_limits.lim_bounce_limit, BLK_BOUNCE_NONE);
+	teardown();
+}
+
 static void test_nodma(void)
 {
 	int err;
@@ -182,5 +211,6 @@ static const struct unit_case cases[] = {
 	{ "ide/probe/missing_slave_real_bus", test_missing_slave_real_bus },
 	{ "ide/probe/never_ready_is_bounded", test_never_ready },
 	{ "ide/probe/nodma", test_nodma },
+	{ "ide/probe/simplex", test_simplex },
 };
 UNIT_MAIN("ide_probe", cases)
