@@ -235,14 +235,32 @@ static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ide_kind k
 	return 0;
 }
 
+/*
+ * Select unit after the reset and return its Status once BSY is clear
+ * (bounded), or -ETIMEDOUT.  While a device is busy every command block
+ * register reads as its Status, so its signature is not there yet;
+ * ide_probe_reset waited for device 0 only, and device 1 may still be in
+ * its own reset.  A floating position (FFh) is not waited for.
+ */
+static int ide_probe_settle(struct ide_channel *ch, unsigned unit)
+{
+	u8 st;
+
+	ide_select(ch, unit);
+	st = ide_altstatus(ch);
+	if (st == 0xff || !(st & ATA_STATUS_BSY))
+		return st;
+	return ide_wait_not_busy(ch, IDE_PROBE_BSY_MS);
+}
+
 /* Find what is on the channel.  Returns the number of ATA drives. */
 static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 {
 	enum ide_kind kind[IDE_UNITS];
-	u8 st, count, low, mid, high;
+	u8 count, low, mid, high;
 	unsigned u, n = 0;
 	bool floating = true;
-	int err;
+	int err, st;
 
 	for (u = 0; u < IDE_UNITS; u++) {
 		ch->ch_selected = 0xff;
@@ -259,13 +277,18 @@ static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 		return 0;
 	}
 	for (u = 0; u < IDE_UNITS; u++) {
-		ide_select(ch, u);
-		st = ide_altstatus(ch);
+		st = ide_probe_settle(ch, u);
+		if (st < 0) {
+			pr_warn("%s: still busy %u ms after a reset: ignored\n",
+				ch->ch_drive[u].dr_name, IDE_PROBE_BSY_MS);
+			kind[u] = IDE_KIND_NONE;
+			continue;
+		}
 		count = ide_read(ch, IDE_REG_COUNT);
 		low = ide_read(ch, IDE_REG_LBA_LOW);
 		mid = ide_read(ch, IDE_REG_LBA_MID);
 		high = ide_read(ch, IDE_REG_LBA_HIGH);
-		kind[u] = ide_sig_kind(st, count, low, mid, high);
+		kind[u] = ide_sig_kind((u8)st, count, low, mid, high);
 		DPRINTF(IDE_D_PROBE, "%s: status %02x signature %02x %02x %02x %02x: %s\n",
 			ch->ch_drive[u].dr_name, st, count, low, mid, high, ide_kind_names[kind[u]]);
 	}

@@ -244,6 +244,10 @@ static u8 sim_status(struct ide_sim *s)
 {
 	if (!s->s_present[s->s_unit])
 		return 0;
+	if (s->s_unit == 1 && s->s_slave_busy) {
+		s->s_slave_busy--;
+		return ATA_STATUS_BSY;
+	}
 	if (s->s_srst_polls) {
 		if (!s->s_stuck_busy)
 			s->s_srst_polls--;
@@ -265,6 +269,10 @@ static bool sim_taskfile_override(struct ide_sim *s, u16 port, u8 *v)
 
 	if (!s->s_present[0] && !s->s_present[1]) {
 		*v = 0xff;
+		return true;
+	}
+	if (u == 1 && s->s_present[1] && s->s_slave_busy && port != IDE_SIM_CMD + IDE_REG_STATUS) {
+		*v = ATA_STATUS_BSY;	/* while BSY every register reads as Status */
 		return true;
 	}
 	if (!s->s_present[u] && s->s_dev0_answers && u == 1) {
@@ -356,6 +364,7 @@ static void sim_out8(struct ide_channel *ch, u16 port, u8 v)
 		}
 		if (!(v & ATA_CTL_SRST) && (s->s_devctl & ATA_CTL_SRST)) {
 			s->s_srst_polls = 3;
+			s->s_slave_busy = s->s_slave_reset_polls;
 			s->s_sig_valid = IDE_SIM_SIG_ALL;
 			s->s_status = ST_READY;
 		}

@@ -77,6 +77,9 @@ struct ide_sim {
 	u32			s_lose_irq;	/* this many completions raise no INTRQ */
 	bool			s_stuck_busy;	/* BSY forever after SRST */
 	u32			s_srst_polls;	/* Status reads that stay BSY after SRST */
+	u32			s_slave_reset_polls;	/* device 1 alone stays BSY this many
+							 * more Status reads after SRST */
+	u32			s_slave_busy;	/* ... of which this many are left */
 
 	/* what happened */
 	struct ide_sim_access	s_log[IDE_SIM_LOG];

@@ -2,10 +2,11 @@
  * Host tests of IDE discovery (drivers/ide/ide_probe.c) through
  * ide_attach()/ide_detach(), against the simulated channel of ide_sim.c
  * with the registry and IRQ calls faked (gendisk_fake.c): master and
- * slave disks, an ATAPI device left alone, a floating bus, a missing
- * slave (QEMU's way and a real bus's), and a device that never drops
- * BSY, each found (or not) within a bounded time; the bus master of a
- * simplex controller; and the queue limits a disk gets.
+ * slave disks (also a slave slower out of reset), an ATAPI device left
+ * alone, a floating bus, a missing slave (QEMU's way and a real bus's),
+ * and a device that never drops BSY, each found (or not) within a
+ * bounded time; the bus master of a simplex controller; and the queue
+ * limits a disk gets.
  */
 #include "tests/unit/unit.h"
 #include "tests/unit/ide_sim.h"
@@ -84,6 +85,25 @@ static void test_master_and_slave(void)
 	CHECK_EQ(q->q_limits.lim_bounce_limit, BLK_BOUNCE_4G);
 	CHECK_EQ(q->q_flush_flags, BLK_FLUSH_CACHE);	/* FUA emulated by a post-flush */
 	CHECK_EQ(q->q_nr_sectors, SECTORS);
+	teardown();
+}
+
+/*
+ * Device 0 ready after the reset while device 1 is still in its own:
+ * until it drops BSY its registers read as Status, so the probe waits
+ * for it before reading its signature.
+ */
+static void test_slow_slave(void)
+{
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	ide_sim_add_disk(&sim, 1, 1 << 20);
+	sim.s_slave_reset_polls = 200;
+	CHECK(attach(&err) < 100);
+	CHECK_EQ(host_nr_disks, 2);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_ATA);
 	teardown();
 }
 
@@ -205,6 +225,7 @@ static void test_nodma(void)
 
 static const struct unit_case cases[] = {
 	{ "ide/probe/master_and_slave", test_master_and_slave },
+	{ "ide/probe/slow_slave", test_slow_slave },
 	{ "ide/probe/atapi_left_alone", test_atapi_left_alone },
 	{ "ide/probe/floating_bus", test_floating_bus },
 	{ "ide/probe/missing_slave", test_missing_slave },
