@@ -2,7 +2,8 @@
 # AHCI bring-up: six disks on q35's built-in ICH9 plus a second ich9-ahci
 # controller, and disks on an ich9-ahci added to pc; every disk attaches
 # and lsblk matches the host's view (sfdisk) of its partitions.  A CD-ROM
-# on an AHCI port is named and skipped without delaying the boot.
+# on an AHCI port is named and skipped without delaying the boot, and so
+# are empty ports before a lone disk on port 5.
 . "$(dirname "$0")/ahci-lib.bash"
 
 mk() {	# mk NAME MiB [sfdisk script]
@@ -95,4 +96,20 @@ if [ -n "$t0" ] && [ -n "$t1" ] && awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b -
 	ok "ahci-attach/cdrom-no-delay"
 else
 	notok "ahci-attach/cdrom-no-delay" "bring-up to ATAPI line: $t0 -> $t1"
+fi
+
+# A lone disk on the last port: the five empty ports before it share one
+# presence window, so the disk is up as fast as on port 0.
+boot ahci-attach-port5 --machine q35 --timeout 60 --cmdline 'run="lsblk"' -- \
+	-drive "if=none,id=p5,file=$imgdir/d2.raw,format=raw,cache=unsafe" \
+	-device ide-hd,drive=p5,bus=ide.5
+expect_rc "ahci-attach/port5-boots" 0
+expect_out "ahci-attach/port5-is-sda" '\] ahci0\.5: sda: QEMU HARDDISK'
+expect_no_out "ahci-attach/port5-nothing-else" 'ahci0\.[0-4]:'
+t0=$(sed -n 's/^\[ *\([0-9.]*\)\] ahci0: AHCI.*/\1/p' "$out")
+t1=$(sed -n 's/^\[ *\([0-9.]*\)\] ahci0\.5: sda:.*/\1/p' "$out")
+if [ -n "$t0" ] && [ -n "$t1" ] && awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 0.5) }'; then
+	ok "ahci-attach/port5-empty-ports-cost-one-window"
+else
+	notok "ahci-attach/port5-empty-ports-cost-one-window" "bring-up to sda: $t0 -> $t1"
 fi
