@@ -1,14 +1,14 @@
 /*
  * AHCI on PCI: match any function of class 01:06 prog-if 01 (AHCI 1.3.1
  * section 2.1), map ABAR (BAR5) with ioremap wherever firmware put it,
- * apply the chipset quirks of the table below, enable memory decoding,
- * pick MSI when the function offers it and INTx (a shared,
- * level-triggered line) otherwise, and hand over to the bus-independent
- * core (ahci.c): ahci_init takes the HBA from the firmware and resets it,
- * only then is bus mastering enabled (HARDWARE.md 1), ahci_attach finds
- * the disks, the interrupt handler goes in, and ahci_start.  If the HBA
- * cannot be brought up, MSI is turned off again, bus mastering is left as
- * the firmware had it, and the function is left unbound.
+ * enable memory decoding, pick MSI when the function offers it and INTx
+ * (a shared, level-triggered line) otherwise, and hand over to the
+ * bus-independent core (ahci.c): ahci_init takes the HBA from the
+ * firmware and resets it; only then are the chipset quirks of the table
+ * below applied and bus mastering enabled (HARDWARE.md 1); ahci_attach
+ * finds the disks, the interrupt handler goes in, and ahci_start.  If
+ * the HBA cannot be brought up, MSI is turned off again, bus mastering is
+ * left as the firmware had it, and the function is left unbound.
  */
 #include "drivers/ahci/ahcivar.h"
 #include "drivers/pci/pci.h"
@@ -92,8 +92,6 @@ static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	}
 	/* Memory decoding now; bus mastering only once the core owns the HBA. */
 	pci_set_command(dev, PCI_COMMAND_MEMORY, 0);
-	if (sc->sc_quirks & AHCI_Q_INTEL_PCS)
-		ahci_pci_intel_pcs(dev, readl(sc->sc_regs + AHCI_REG_PI));
 
 	irq = ahci_pci_irq(dev);
 	if (irq < 0) {
@@ -104,6 +102,9 @@ static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	ret = ahci_init(sc);
 	if (ret)
 		goto no_msi;			/* error already printed */
+	/* After the reset, as Linux does, with PI as read under GHC.AE (HARDWARE.md 2). */
+	if (sc->sc_quirks & AHCI_Q_INTEL_PCS)
+		ahci_pci_intel_pcs(dev, sc->sc_pi);
 	pci_set_command(dev, PCI_COMMAND_MASTER, 0);
 	ahci_attach(sc);
 	if (!dev->pd_msi_on)
