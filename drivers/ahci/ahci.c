@@ -464,9 +464,9 @@ static int ahci_port_probe(struct ahci_port *ap)
 		pr_warn("%s: unusable IDENTIFY data (%d); skipped\n", ap->ap_name, ret);
 		return ret;
 	}
-	if (!ap->ap_id.ai_dma || !ap->ap_id.ai_lba48) {
-		pr_warn("%s: %s has no DMA or 48-bit addressing; skipped\n", ap->ap_name,
-			ap->ap_id.ai_model);
+	/* Without 48-bit addressing (small SATA DOMs, CF bridges) READ/WRITE DMA do. */
+	if (!ap->ap_id.ai_dma) {
+		pr_warn("%s: %s has no DMA; skipped\n", ap->ap_name, ap->ap_id.ai_model);
 		return -EOPNOTSUPP;
 	}
 	ap->ap_lsect = ap->ap_id.ai_logical_size >> SECTOR_SHIFT;
