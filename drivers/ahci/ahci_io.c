@@ -313,7 +313,7 @@ int ahci_port_setup_queue(struct ahci_port *ap)
 {
 	struct ata_id *ai = &ap->ap_id;
 	struct request_queue *q;
-	u32 flush = 0;
+	u32 flush = 0, hw_sectors;
 
 	q = blk_init_queue(ahci_request_fn, &ap->ap_lock, ap->ap_dname);
 	if (!q)
@@ -323,8 +323,10 @@ int ahci_port_setup_queue(struct ahci_port *ap)
 	blk_queue_logical_block_size(q, ai->ai_logical_size);
 	blk_queue_physical_block_size(q, ai->ai_physical_size);
 	/* A 48-bit command moves at most 65536 logical sectors, a 28-bit one 256. */
-	blk_queue_max_hw_sectors(q, (ai->ai_lba48 ? ATA_MAX_SECTORS_48 : ATA_MAX_SECTORS_28) *
-				 ap->ap_lsect);
+	hw_sectors = ai->ai_lba48 ? ATA_MAX_SECTORS_48 : ATA_MAX_SECTORS_28;
+	if (ap->ap_sc->sc_quirks & AHCI_Q_SECT255)
+		hw_sectors = min(hw_sectors, 255u);
+	blk_queue_max_hw_sectors(q, hw_sectors * ap->ap_lsect);
 	blk_queue_max_sectors(q, AHCI_MAX_SECTORS);
 	blk_queue_max_segments(q, AHCI_TABLE_PRDS);
 	blk_queue_max_segment_size(q, AHCI_PRD_MAX_BYTES);

@@ -21,8 +21,13 @@
 #include "kernel/printk.h"
 
 #define PCI_VENDOR_INTEL	0x8086
+#define PCI_VENDOR_ATI		0x1002
+#define PCI_VENDOR_VIA		0x1106
 
-/* Known chipset needs (HARDWARE.md 3), matched before the class entry. */
+/*
+ * Known chipset needs (HARDWARE.md 3), matched before the class entry;
+ * the non-Intel ones are Linux's (ahci.c board_ahci_sb600, _vt8251).
+ */
 static const struct pci_device_id ahci_pci_ids[] = {
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x2681), .pid_data = AHCI_Q_INTEL_PCS },	/* ESB2 */
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x27c1), .pid_data = AHCI_Q_INTEL_PCS },	/* ICH7 */
@@ -31,6 +36,10 @@ static const struct pci_device_id ahci_pci_ids[] = {
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x2829), .pid_data = AHCI_Q_INTEL_PCS },	/* ICH8-M */
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x2922), .pid_data = AHCI_Q_INTEL_PCS },	/* ICH9, QEMU q35 */
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x3a22), .pid_data = AHCI_Q_INTEL_PCS },	/* ICH10 */
+	{ PCI_DEVICE(PCI_VENDOR_ATI, 0x4380),				/* SB600 */
+	  .pid_data = AHCI_Q_NO64 | AHCI_Q_NOMSI | AHCI_Q_SECT255 },
+	{ PCI_DEVICE(PCI_VENDOR_VIA, 0x3349), .pid_data = AHCI_Q_NONCQ },	/* VT8251 */
+	{ PCI_DEVICE(PCI_VENDOR_VIA, 0x6287), .pid_data = AHCI_Q_NONCQ },	/* VT8251 */
 	{ PCI_DEVICE_CLASS(PCI_CLASS_STORAGE, PCI_SUBCLASS_STORAGE_SATA, PCI_SATA_PROGIF_AHCI) },
 	{ 0 }
 };
@@ -53,12 +62,12 @@ static void ahci_pci_intel_pcs(struct pci_dev *dev, u32 pi)
 		pci_write16(dev, AHCI_PCI_INTEL_PCS, (u16)(pcs | (pi & 0x3f)));
 }
 
-/* MSI when the function offers it, else its INTx line.  The IRQ or -errno. */
-static int ahci_pci_irq(struct pci_dev *dev)
+/* MSI when the function offers it and it works, else INTx.  The IRQ or -errno. */
+static int ahci_pci_irq(struct pci_dev *dev, u32 quirks)
 {
 	int irq;
 
-	if (dev->pd_msi_cap && ahci_param_msi) {
+	if (dev->pd_msi_cap && ahci_param_msi && !(quirks & AHCI_Q_NOMSI)) {
 		irq = pci_enable_msi(dev);
 		if (irq >= 0)
 			return irq;
@@ -93,7 +102,7 @@ static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	/* Memory decoding now; bus mastering only once the core owns the HBA. */
 	pci_set_command(dev, PCI_COMMAND_MEMORY, 0);
 
-	irq = ahci_pci_irq(dev);
+	irq = ahci_pci_irq(dev, sc->sc_quirks);
 	if (irq < 0) {
 		pr_err("ahci%u: no interrupt (%d)\n", sc->sc_unit, irq);
 		ret = irq;

@@ -152,6 +152,8 @@ struct ahci_port {
 #define AHCI_Q_NONCQ		0x0001	/* NCQ broken */
 #define AHCI_Q_NO64		0x0002	/* CAP.S64A lies */
 #define AHCI_Q_INTEL_PCS	0x0004	/* enable ports in PCS (config 0x92) */
+#define AHCI_Q_NOMSI		0x0008	/* MSI broken: INTx */
+#define AHCI_Q_SECT255		0x0010	/* at most 255 sectors per command */
 
 struct ahci_softc {
 	volatile u8		*sc_regs;	/* [I] ABAR, mapped */
