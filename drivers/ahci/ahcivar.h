@@ -60,9 +60,10 @@ struct pci_dev;
 #define AHCI_RESET_MS		1000	/* GHC.HR self-clears (10.4.3) */
 #define AHCI_LINK_MS		1000	/* shared deadline for PHY ready, all ports */
 #define AHCI_PRESENCE_MS	50	/* a port with DET=0 this long after COMRESET is empty */
-#define AHCI_BSY_MS		31000	/* device clears BSY after COMRESET: a disk spinning
-					 * up (SUD with CAP.SSS) may take ATA's 31 s
-					 * (HARDWARE.md 5) */
+#define AHCI_BSY_MS		31000	/* device clears BSY after COMRESET at boot: a disk
+					 * spinning up (SUD with CAP.SSS) may take ATA's
+					 * 31 s (HARDWARE.md 5) */
+#define AHCI_EH_BSY_MS		10000	/* ... in recovery, where it was spinning already */
 #define AHCI_SPINUP_SETTLE_MS	20	/* after SUD before COMRESET on SSS HBAs */
 #define AHCI_POLL_CMD_MS	5000	/* polled IDENTIFY / READ LOG EXT */
 #define AHCI_QUIESCE_MS		200	/* PxSACT/PxCI clear after ST=0 */
