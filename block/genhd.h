@@ -158,6 +158,14 @@ bool disk_is_ro(struct gendisk *disk);
  */
 int disk_rescan(struct gendisk *disk);
 
+/*
+ * disk_flush_caches - send a cache flush to every disk whose queue has a
+ * volatile write cache (BLK_FLUSH_CACHE), each bounded by its queue's
+ * timeouts; the shutdown hook of genhd_flush.c.  Returns 0 or the first
+ * error; every result is printed.  Sleeps.
+ */
+int disk_flush_caches(void);
+
 /* Name helpers: "sd", 0 -> "sda"; 25 -> "sdz"; 26 -> "sdaa".  Returns 0 or -ENAMETOOLONG. */
 int disk_name_letters(char *buf, size_t size, const char *prefix, unsigned int index);
 /* The name of partition partno of disk: "sda1", "ram0p1".  Returns 0 or -ENAMETOOLONG. */

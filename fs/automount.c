@@ -227,8 +227,8 @@ static int last_mount(struct vfs_mount *m, void *last)
  * mounted first so that each mount goes before the one it sits on.  That
  * writes back, flushes and marks each filesystem clean, so the next mount
  * (here, or Linux's e2fsck) finds it consistent.  One that cannot be
- * unmounted (files open) is at least synced.  Runs before the disk
- * drivers' own hooks, which flush their write caches.
+ * unmounted (files open) is at least synced.  Runs before the block
+ * layer's hook, which flushes the disks' write caches.
  */
 static void fs_shutdown(void)
 {

@@ -27,8 +27,8 @@
 static LIST_HEAD(shutdown_hooks);
 static bool hooks_ran;
 
-/* Hooks run last-registered first: filesystems (registered after the
- * drivers they sit on) write back before the drivers flush their disks. */
+/* Hooks run last-registered first: filesystems (fs_initcall) write back
+ * before the block layer (subsys_initcall) flushes the disks' caches. */
 void register_shutdown_hook(struct shutdown_hook *h)
 {
 	list_add(&h->sh_entry, &shutdown_hooks);

@@ -3,7 +3,7 @@
  * device) the status becomes QEMU's exit code; on real hardware the
  * machine halts with a message, or reboots.  Before a clean exit, reboot
  * or power-off, the shutdown hooks run, last registered first: filesystems
- * write back, then the disk drivers flush their write caches.
+ * write back, then the block layer flushes the disks' write caches.
  */
 #ifndef KERNEL_POWER_H
 #define KERNEL_POWER_H

@@ -11,10 +11,11 @@
  *   engines (ST then FRE, each bounded), program the command list and
  *   received-FIS bases, FRE on, spin-up (SUD, staggered when CAP.SSS) and
  *   COMRESET unless the link is already up; one shared deadline for every
- *   port's link; BSY/DRQ clear; the signature decides: ATA disks attach,
- *   ATAPI devices, port multipliers and enclosure bridges are named and
- *   left alone.  IDENTIFY is polled with port interrupts masked; PxIE and
- *   GHC.IE are set last (ahci_start), once the handler is installed.
+ *   port's link, PxSERR cleared as each comes up; BSY/DRQ clear; the
+ *   signature decides: ATA disks attach, ATAPI devices, port multipliers
+ *   and enclosure bridges are named and left alone.  IDENTIFY is polled
+ *   with port interrupts masked; PxIE and GHC.IE are set last
+ *   (ahci_start), once the handler is installed.
  *
  * Every wait has a limit and a port that misbehaves is reported and
  * skipped: the boot never hangs on a disk.
@@ -42,10 +43,6 @@ const char *const ahci_port_state_names[AHCI_PORT_NSTATES] = {
 	[AHCI_PORT_FAILED] = "failed",
 	[AHCI_PORT_READY] = "ready",
 };
-
-/* CAP bits that are write-once and that GHC.HR may wipe (HARDWARE.md 3). */
-#define AHCI_CAP_WO_MASK	(AHCI_REG_CAP_SMPS | AHCI_REG_CAP_SSS | AHCI_REG_CAP_SPM | \
-				 AHCI_REG_CAP_EMS | AHCI_REG_CAP_SXS)
 
 #define AHCI_TFD_NO_DEVICE	0x7f	/* PxTFD status with nothing attached */
 
@@ -161,10 +158,26 @@ int ahci_port_clo(struct ahci_port *ap)
 	return ahci_wait_clear(ap, AHCI_PREG_CMD, AHCI_PREG_CMD_CLO, AHCI_STOP_MS);
 }
 
-/* Wait for the PHY: SSTS.DET = 3 (10.4.2).  0 or -ETIMEDOUT. */
+/*
+ * The link just came up: clear PxSERR (10.4.2, "then software should
+ * write all 1s to the PxSERR register").  Until DIAG.X, set by the
+ * device's COMINIT, is cleared, real HBAs keep the device's first D2H
+ * Register FIS out of PxTFD and PxSIG, so BSY would seem to stay set.
+ */
+static void ahci_port_link_up(struct ahci_port *ap)
+{
+	ahci_pwrite(ap, AHCI_PREG_SERR, ~0u);
+}
+
+/* Wait for the PHY: SSTS.DET = 3, then clear PxSERR (10.4.2).  0 or -ETIMEDOUT. */
 int ahci_port_wait_link(struct ahci_port *ap, u32 ms)
 {
-	return ahci_wait_eq(ap, AHCI_PREG_SSTS, AHCI_PREG_SSTS_DET_MASK, AHCI_PREG_SSTS_DET_PHY, ms);
+	int ret = ahci_wait_eq(ap, AHCI_PREG_SSTS, AHCI_PREG_SSTS_DET_MASK,
+			       AHCI_PREG_SSTS_DET_PHY, ms);
+
+	if (!ret)
+		ahci_port_link_up(ap);
+	return ret;
 }
 
 /* Wait for BSY and DRQ to clear after a reset.  0 or -ETIMEDOUT. */
@@ -384,6 +397,7 @@ static void ahci_wait_links(struct ahci_softc *sc, bool *up)
 				continue;
 			det = ahci_pread(ap, AHCI_PREG_SSTS) & AHCI_PREG_SSTS_DET_MASK;
 			if (det == AHCI_PREG_SSTS_DET_PHY) {
+				ahci_port_link_up(ap);
 				up[i] = true;
 				continue;
 			}
@@ -450,9 +464,9 @@ static int ahci_port_probe(struct ahci_port *ap)
 		pr_warn("%s: unusable IDENTIFY data (%d); skipped\n", ap->ap_name, ret);
 		return ret;
 	}
-	if (!ap->ap_id.ai_dma || !ap->ap_id.ai_lba48) {
-		pr_warn("%s: %s has no DMA or 48-bit addressing; skipped\n", ap->ap_name,
-			ap->ap_id.ai_model);
+	/* Without 48-bit addressing (small SATA DOMs, CF bridges) READ/WRITE DMA do. */
+	if (!ap->ap_id.ai_dma) {
+		pr_warn("%s: %s has no DMA; skipped\n", ap->ap_name, ap->ap_id.ai_model);
 		return -EOPNOTSUPP;
 	}
 	ap->ap_lsect = ap->ap_id.ai_logical_size >> SECTOR_SHIFT;
@@ -489,8 +503,11 @@ static void ahci_handoff(struct ahci_softc *sc)
 }
 
 /*
- * HBA reset (10.4.3): GHC.HR, bounded; AE again (10.1.2); write back the
- * write-once CAP bits and PI that some chipsets lose (HARDWARE.md 3).
+ * HBA reset (10.4.3): GHC.HR, bounded; AE again (10.1.2); write back CAP,
+ * CAP2 and PI as they read before the first reset: some chipsets lose
+ * their HwInit bits in GHC.HR (HARDWARE.md 3).  The whole saved value
+ * goes back, because those bits are write-once: writing only some would
+ * lock the others (NCQ, speed, ...) at 0 where firmware never wrote them.
  * Ports must be stopped by the caller.  Returns 0 or -ETIMEDOUT.
  */
 int ahci_hba_reset(struct ahci_softc *sc)
@@ -507,7 +524,9 @@ int ahci_hba_reset(struct ahci_softc *sc)
 		mdelay(1);
 	}
 	ahci_write(sc, AHCI_REG_GHC, AHCI_REG_GHC_AE);
-	ahci_write(sc, AHCI_REG_CAP, sc->sc_cap & AHCI_CAP_WO_MASK);
+	ahci_write(sc, AHCI_REG_CAP, sc->sc_cap);
+	if (sc->sc_cap2)
+		ahci_write(sc, AHCI_REG_CAP2, sc->sc_cap2);
 	if (ahci_read(sc, AHCI_REG_PI) != sc->sc_pi)
 		ahci_write(sc, AHCI_REG_PI, sc->sc_pi);
 	return 0;
@@ -571,19 +590,17 @@ report:
 }
 
 /**
- * ahci_attach - bring up an HBA and find its disks
+ * ahci_init - take the HBA over from the firmware and reset it
  * @sc: sc_regs, sc_unit and sc_quirks set by the glue
  *
- * Leaves ports with ATA disks started, identified, and with a queue;
- * interrupts stay off until ahci_start().  Returns 0 or a negative errno
- * (reported here).
+ * AE, the BIOS/OS handoff, GHC.HR: afterwards no port runs and nothing
+ * the firmware left behind can DMA, so the glue may enable bus mastering
+ * (HARDWARE.md 1).  Returns 0 or a negative errno (reported here).
  */
-int ahci_attach(struct ahci_softc *sc)
+int ahci_init(struct ahci_softc *sc)
 {
-	bool up[AHCI_MAX_PORTS] = { false };
 	char ver[16];
 	u32 vs, pi;
-	unsigned i, ready = 0;
 	int ret, n;
 
 	snprintf(sc->sc_name, sizeof(sc->sc_name), "ahci%u", sc->sc_unit);
@@ -619,6 +636,22 @@ int ahci_attach(struct ahci_softc *sc)
 		snprintf(ver + n, sizeof(ver) - (size_t)n, ".%x", vs & 0xff);
 	pr_info("%s: AHCI %s, %u slots, ports %08x%s%s\n", sc->sc_name, ver, sc->sc_ncs, sc->sc_pi,
 		sc->sc_dma64 ? ", 64-bit" : "", sc->sc_ncq ? ", NCQ" : "");
+	return 0;
+}
+
+/**
+ * ahci_attach - bring up the ports of an HBA that ahci_init reset, and
+ * find their disks
+ * @sc: initialised, bus mastering on
+ *
+ * Leaves ports with ATA disks started, identified, and with a queue;
+ * interrupts stay off until ahci_start().  Cannot fail: a port that
+ * misbehaves, or has no memory, is reported and skipped.
+ */
+void ahci_attach(struct ahci_softc *sc)
+{
+	bool up[AHCI_MAX_PORTS] = { false };
+	unsigned i, ready = 0;
 
 	for (i = 0; i < AHCI_MAX_PORTS; i++) {
 		struct ahci_port *ap;
@@ -662,7 +695,6 @@ int ahci_attach(struct ahci_softc *sc)
 		ready++;
 	}
 	DPRINTF(AHCI_D_INIT, "%s: %u disks\n", sc->sc_name, ready);
-	return 0;
 }
 
 /* GHC.IE, after the handler is installed and every port's PxIE is set. */

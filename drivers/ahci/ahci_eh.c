@@ -123,7 +123,7 @@ static int ahci_eh_comreset(struct ahci_port *ap)
 	if (!ret)
 		ret = ahci_port_wait_link(ap, AHCI_LINK_MS);
 	if (!ret)
-		ret = ahci_port_wait_ready(ap, AHCI_BSY_MS);
+		ret = ahci_port_wait_ready(ap, AHCI_EH_BSY_MS);
 	ahci_port_clear_errors(ap);
 	return ret;
 }
@@ -279,7 +279,7 @@ static int ahci_eh_port_reinit(struct ahci_port *ap)
 	if (!ret)
 		ret = ahci_port_wait_link(ap, AHCI_LINK_MS);
 	if (!ret)
-		ret = ahci_port_wait_ready(ap, AHCI_BSY_MS);
+		ret = ahci_port_wait_ready(ap, AHCI_EH_BSY_MS);
 	ahci_port_clear_errors(ap);
 	if (!ret)
 		ret = ahci_port_start(ap);

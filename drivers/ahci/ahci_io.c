@@ -14,10 +14,11 @@
  *
  * Commands: READ/WRITE FPDMA QUEUED with the FUA bit for FUA writes when
  * NCQ is on (depth min(CAP.NCS, IDENTIFY depth, 32)); otherwise READ/WRITE
- * DMA EXT and WRITE DMA FUA EXT, several slots deep, which the HBA runs
- * in turn.  Commands that must go alone -- the non-queued FLUSH CACHE
- * EXT, and those recovery wants isolated -- wait until nothing else is
- * out, and nothing is issued while one runs.
+ * DMA (EXT) and WRITE DMA FUA EXT, several slots deep, which the HBA runs
+ * in turn (a disk without 48-bit addressing gets the 28-bit forms only).
+ * Commands that must go alone -- the non-queued FLUSH CACHE (EXT), and
+ * those recovery wants isolated -- wait until nothing else is out, and
+ * nothing is issued while one runs.
  *
  * Locking: the port's ap_lock is the queue lock; every function here
  * runs with it held except ahci_read_block and the queue setup.
@@ -312,7 +313,7 @@ int ahci_port_setup_queue(struct ahci_port *ap)
 {
 	struct ata_id *ai = &ap->ap_id;
 	struct request_queue *q;
-	u32 flush = 0;
+	u32 flush = 0, hw_sectors;
 
 	q = blk_init_queue(ahci_request_fn, &ap->ap_lock, ap->ap_dname);
 	if (!q)
@@ -321,8 +322,11 @@ int ahci_port_setup_queue(struct ahci_port *ap)
 	q->q_nr_sectors = ata_id_capacity512(ai);
 	blk_queue_logical_block_size(q, ai->ai_logical_size);
 	blk_queue_physical_block_size(q, ai->ai_physical_size);
-	/* A 48-bit command moves at most 65536 logical sectors. */
-	blk_queue_max_hw_sectors(q, ATA_MAX_SECTORS_48 * ap->ap_lsect);
+	/* A 48-bit command moves at most 65536 logical sectors, a 28-bit one 256. */
+	hw_sectors = ai->ai_lba48 ? ATA_MAX_SECTORS_48 : ATA_MAX_SECTORS_28;
+	if (ap->ap_sc->sc_quirks & AHCI_Q_SECT255)
+		hw_sectors = min(hw_sectors, 255u);
+	blk_queue_max_hw_sectors(q, hw_sectors * ap->ap_lsect);
 	blk_queue_max_sectors(q, AHCI_MAX_SECTORS);
 	blk_queue_max_segments(q, AHCI_TABLE_PRDS);
 	blk_queue_max_segment_size(q, AHCI_PRD_MAX_BYTES);

@@ -1,12 +1,14 @@
 /*
  * AHCI on PCI: match any function of class 01:06 prog-if 01 (AHCI 1.3.1
  * section 2.1), map ABAR (BAR5) with ioremap wherever firmware put it,
- * apply the chipset quirks of the table below, enable memory decoding and
- * bus mastering, pick MSI when the function offers it and INTx (a shared,
- * level-triggered line) otherwise, and hand over to the bus-independent
- * core (ahci.c): ahci_attach, then the interrupt handler, then
- * ahci_start.  If the HBA cannot be brought up, MSI is turned off again
- * and the function is left unbound.
+ * enable memory decoding, pick MSI when the function offers it and INTx
+ * (a shared, level-triggered line) otherwise, and hand over to the
+ * bus-independent core (ahci.c): ahci_init takes the HBA from the
+ * firmware and resets it; only then are the chipset quirks of the table
+ * below applied and bus mastering enabled (HARDWARE.md 1); ahci_attach
+ * finds the disks, the interrupt handler goes in, and ahci_start.  If
+ * the HBA cannot be brought up, MSI is turned off again, bus mastering is
+ * left as the firmware had it, and the function is left unbound.
  */
 #include "drivers/ahci/ahcivar.h"
 #include "drivers/pci/pci.h"
@@ -19,8 +21,13 @@
 #include "kernel/printk.h"
 
 #define PCI_VENDOR_INTEL	0x8086
+#define PCI_VENDOR_ATI		0x1002
+#define PCI_VENDOR_VIA		0x1106
 
-/* Known chipset needs (HARDWARE.md 3), matched before the class entry. */
+/*
+ * Known chipset needs (HARDWARE.md 3), matched before the class entry;
+ * the non-Intel ones are Linux's (ahci.c board_ahci_sb600, _vt8251).
+ */
 static const struct pci_device_id ahci_pci_ids[] = {
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x2681), .pid_data = AHCI_Q_INTEL_PCS },	/* ESB2 */
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x27c1), .pid_data = AHCI_Q_INTEL_PCS },	/* ICH7 */
@@ -29,6 +36,10 @@ static const struct pci_device_id ahci_pci_ids[] = {
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x2829), .pid_data = AHCI_Q_INTEL_PCS },	/* ICH8-M */
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x2922), .pid_data = AHCI_Q_INTEL_PCS },	/* ICH9, QEMU q35 */
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x3a22), .pid_data = AHCI_Q_INTEL_PCS },	/* ICH10 */
+	{ PCI_DEVICE(PCI_VENDOR_ATI, 0x4380),				/* SB600 */
+	  .pid_data = AHCI_Q_NO64 | AHCI_Q_NOMSI | AHCI_Q_SECT255 },
+	{ PCI_DEVICE(PCI_VENDOR_VIA, 0x3349), .pid_data = AHCI_Q_NONCQ },	/* VT8251 */
+	{ PCI_DEVICE(PCI_VENDOR_VIA, 0x6287), .pid_data = AHCI_Q_NONCQ },	/* VT8251 */
 	{ PCI_DEVICE_CLASS(PCI_CLASS_STORAGE, PCI_SUBCLASS_STORAGE_SATA, PCI_SATA_PROGIF_AHCI) },
 	{ 0 }
 };
@@ -51,12 +62,12 @@ static void ahci_pci_intel_pcs(struct pci_dev *dev, u32 pi)
 		pci_write16(dev, AHCI_PCI_INTEL_PCS, (u16)(pcs | (pi & 0x3f)));
 }
 
-/* MSI when the function offers it, else its INTx line.  The IRQ or -errno. */
-static int ahci_pci_irq(struct pci_dev *dev)
+/* MSI when the function offers it and it works, else INTx.  The IRQ or -errno. */
+static int ahci_pci_irq(struct pci_dev *dev, u32 quirks)
 {
 	int irq;
 
-	if (dev->pd_msi_cap && ahci_param_msi) {
+	if (dev->pd_msi_cap && ahci_param_msi && !(quirks & AHCI_Q_NOMSI)) {
 		irq = pci_enable_msi(dev);
 		if (irq >= 0)
 			return irq;
@@ -90,19 +101,21 @@ static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	}
 	/* Memory decoding now; bus mastering only once the core owns the HBA. */
 	pci_set_command(dev, PCI_COMMAND_MEMORY, 0);
-	if (sc->sc_quirks & AHCI_Q_INTEL_PCS)
-		ahci_pci_intel_pcs(dev, readl(sc->sc_regs + AHCI_REG_PI));
-	pci_set_command(dev, PCI_COMMAND_MASTER, 0);
 
-	irq = ahci_pci_irq(dev);
+	irq = ahci_pci_irq(dev, sc->sc_quirks);
 	if (irq < 0) {
 		pr_err("ahci%u: no interrupt (%d)\n", sc->sc_unit, irq);
 		ret = irq;
 		goto unmap;
 	}
-	ret = ahci_attach(sc);
+	ret = ahci_init(sc);
 	if (ret)
 		goto no_msi;			/* error already printed */
+	/* After the reset, as Linux does, with PI as read under GHC.AE (HARDWARE.md 2). */
+	if (sc->sc_quirks & AHCI_Q_INTEL_PCS)
+		ahci_pci_intel_pcs(dev, sc->sc_pi);
+	pci_set_command(dev, PCI_COMMAND_MASTER, 0);
+	ahci_attach(sc);
 	if (!dev->pd_msi_on)
 		pci_set_command(dev, 0, PCI_COMMAND_INTX_DISABLE);
 	ret = request_irq((unsigned)irq, ahci_intr, sc, sc->sc_name);

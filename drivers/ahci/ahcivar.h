@@ -60,7 +60,10 @@ struct pci_dev;
 #define AHCI_RESET_MS		1000	/* GHC.HR self-clears (10.4.3) */
 #define AHCI_LINK_MS		1000	/* shared deadline for PHY ready, all ports */
 #define AHCI_PRESENCE_MS	50	/* a port with DET=0 this long after COMRESET is empty */
-#define AHCI_BSY_MS		10000	/* device clears BSY after COMRESET (HARDWARE.md 5) */
+#define AHCI_BSY_MS		31000	/* device clears BSY after COMRESET at boot: a disk
+					 * spinning up (SUD with CAP.SSS) may take ATA's
+					 * 31 s (HARDWARE.md 5) */
+#define AHCI_EH_BSY_MS		10000	/* ... in recovery, where it was spinning already */
 #define AHCI_SPINUP_SETTLE_MS	20	/* after SUD before COMRESET on SSS HBAs */
 #define AHCI_POLL_CMD_MS	5000	/* polled IDENTIFY / READ LOG EXT */
 #define AHCI_QUIESCE_MS		200	/* PxSACT/PxCI clear after ST=0 */
@@ -150,6 +153,8 @@ struct ahci_port {
 #define AHCI_Q_NONCQ		0x0001	/* NCQ broken */
 #define AHCI_Q_NO64		0x0002	/* CAP.S64A lies */
 #define AHCI_Q_INTEL_PCS	0x0004	/* enable ports in PCS (config 0x92) */
+#define AHCI_Q_NOMSI		0x0008	/* MSI broken: INTx */
+#define AHCI_Q_SECT255		0x0010	/* at most 255 sectors per command */
 
 struct ahci_softc {
 	volatile u8		*sc_regs;	/* [I] ABAR, mapped */
@@ -169,15 +174,18 @@ struct ahci_softc {
 /*
  * The calls the bus glue makes.
  *
- * ahci_attach - bring up an HBA whose sc_regs, sc_quirks and sc_unit are
- * set: handoff, reset, ports, disks.  Returns 0 (even when no disk was
- * found) or a negative errno, reported; interrupts are not yet wanted.
+ * ahci_init - take over an HBA whose sc_regs, sc_quirks and sc_unit are
+ * set: AE, BIOS/OS handoff, HBA reset.  Returns 0 or a negative errno,
+ * reported.  Nothing DMAs until ahci_attach: bus mastering goes on between.
+ * ahci_attach - bring up the ports and identify their disks; interrupts
+ * are not yet wanted.  A port that fails is reported and skipped.
  * ahci_start - once the glue has installed ahci_intr: port interrupts,
  * GHC.IE, then a gendisk per disk (the partition scan needs interrupts).
  * ahci_intr - the controller's interrupt handler (data: the softc).
  * ahci_enable_intr - set GHC.IE (ahci_start does it).
  */
-int ahci_attach(struct ahci_softc *sc);
+int ahci_init(struct ahci_softc *sc);
+void ahci_attach(struct ahci_softc *sc);
 int ahci_start(struct ahci_softc *sc);
 irqreturn_t ahci_intr(unsigned irq, void *data);
 void ahci_enable_intr(struct ahci_softc *sc);

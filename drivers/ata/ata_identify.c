@@ -164,10 +164,10 @@ static void parse_features(const u16 *id, struct ata_id *ai)
  * @out: filled on success, zeroed on failure
  *
  * Returns 0; -ENODEV when the data is not an ATA device's (word 0 bit 15,
- * as ATAPI devices answer IDENTIFY PACKET DEVICE); -EIO when the integrity
- * checksum fails, the data is marked incomplete, or there is no capacity;
- * -EOPNOTSUPP for a disk without LBA or with a logical sector size we do
- * not handle.
+ * as ATAPI devices answer IDENTIFY PACKET DEVICE, but for CompactFlash's
+ * 848Ah); -EIO when the integrity checksum fails, the data is marked
+ * incomplete, or there is no capacity; -EOPNOTSUPP for a disk without LBA
+ * or with a logical sector size we do not handle.
  */
 int ata_id_parse(const u16 *id_in, struct ata_id *out)
 {
@@ -180,7 +180,9 @@ int ata_id_parse(const u16 *id_in, struct ata_id *out)
 	for (i = 0; i < ATA_ID_WORDS; i++)
 		id[i] = le16_to_cpu(get_le16(&id_in[i]));
 
-	if (id[ATA_ID_CONFIG] & ATA_ID_CONFIG_NOT_ATA)
+	/* CompactFlash cards set bit 15 yet are ATA devices (ACS, word 0: 848Ah). */
+	if ((id[ATA_ID_CONFIG] & ATA_ID_CONFIG_NOT_ATA) && id[ATA_ID_CONFIG] != ATA_ID_CONFIG_CFA &&
+	    id[ATA_ID_CONFIG] != ATA_ID_CONFIG_CFA_ALT)
 		return -ENODEV;
 	if (!integrity_ok(id) || (id[ATA_ID_CONFIG] & ATA_ID_CONFIG_INCOMPLETE))
 		return -EIO;

@@ -115,6 +115,8 @@
 #define ATA_ID_CONFIG			0	/* General configuration */
 #define   ATA_ID_CONFIG_NOT_ATA		0x8000	/* bit 15: 1 = not an ATA device */
 #define   ATA_ID_CONFIG_INCOMPLETE	0x0004	/* bit 2: response incomplete */
+#define   ATA_ID_CONFIG_CFA		0x848a	/* CompactFlash: ATA despite bit 15 */
+#define   ATA_ID_CONFIG_CFA_ALT		0x844a	/* the same from some CF cards (Linux) */
 #define ATA_ID_SERIAL			10	/* 10 words: 20 ASCII characters */
 #define   ATA_ID_SERIAL_WORDS		10
 #define ATA_ID_FW_REV			23	/* 4 words: 8 characters */

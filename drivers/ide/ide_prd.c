@@ -17,7 +17,11 @@
  * The signature (ATA8-ACS 9.12 "Signature and persistence"): after a
  * reset a device leaves Count = 01h, LBA Low = 01h and a type code in
  * LBA Mid/High: 00h/00h for ATA, 14h/EBh for ATAPI (69h/96h from a SATA
- * ATAPI bridge), 3Ch/C3h SEMB, 96h/69h port multiplier.
+ * ATAPI bridge), 3Ch/C3h SEMB, 96h/69h port multiplier.  With device 1
+ * absent, device 0 answers for it (ATA/ATAPI-7 volume 2): its own
+ * registers, so an ATA signature, but Status 00h, which no ready ATA
+ * device shows (DRDY is set); Linux's ata_sff_dev_classify applies the
+ * same rule.
  */
 #include "drivers/ata/atareg.h"
 #include "drivers/ide/idevar.h"
@@ -78,15 +82,20 @@ int ide_prd_build(struct ide_prd *prd, u32 max, const struct scatterlist *sg, u3
 	return (int)n;
 }
 
-enum ide_kind ide_sig_kind(u8 count, u8 lba_low, u8 lba_mid, u8 lba_high)
+enum ide_kind ide_sig_kind(u8 status, u8 count, u8 lba_low, u8 lba_mid, u8 lba_high)
 {
+	if (status == IDE_SIG_FLOAT)
+		return IDE_KIND_NONE;
 	if (lba_mid == ATA_SIG_ATAPI_LBAMID && lba_high == ATA_SIG_ATAPI_LBAHIGH)
 		return IDE_KIND_ATAPI;
 	if (lba_mid == IDE_SIG_SATAPI_LBAMID && lba_high == IDE_SIG_SATAPI_LBAHIGH)
 		return IDE_KIND_ATAPI;
 	if (lba_mid == IDE_SIG_FLOAT && lba_high == IDE_SIG_FLOAT)
 		return IDE_KIND_NONE;
-	if (lba_mid == ATA_SIG_ATA_LBAMID && lba_high == ATA_SIG_ATA_LBAHIGH)
+	if (lba_mid == ATA_SIG_ATA_LBAMID && lba_high == ATA_SIG_ATA_LBAHIGH) {
+		if (status == 0)
+			return IDE_KIND_NONE;	/* device 0 answering for an absent device 1 */
 		return count == 1 && lba_low == 1 ? IDE_KIND_ATA : IDE_KIND_UNKNOWN;
+	}
 	return IDE_KIND_UNKNOWN;
 }

@@ -10,13 +10,16 @@
  * to its registers, then classified by its signature and asked IDENTIFY
  * (DEVICE for ATA, PACKET for ATAPI, which is only named and left alone).
  * A floating bus, a missing slave or a device that stays BSY costs at
- * most IDE_PROBE_BSY_MS per channel, never a hang.
+ * most IDE_PROBE_BSY_MS per channel, never a hang.  Drives use DMA in the
+ * mode the firmware selected (else multiword DMA); on a simplex
+ * controller only the first channel with a DMA drive gets the bus master.
  *
  * Names follow Linux: hda/hdb on the first controller's primary channel,
  * hdc/hdd on its secondary (majors 3 and 22, 64 minors per drive), the
  * next controller from hde on.  Capacity, model and cache come from
  * IDENTIFY; the queue (ide_init_queue, ide.c) takes only what a PRD table
- * can describe.  A shutdown hook flushes every disk's write cache.
+ * can describe.  A disk with a write cache says so in its queue, and the
+ * block layer flushes it at shutdown (block/genhd_flush.c).
  *
  * Parameters: ide.nodma (PIO only), ide.timeout_ms (per command).
  */
@@ -24,9 +27,7 @@
 #include "drivers/ata/atareg.h"
 #include "drivers/ide/idevar.h"
 #include "kernel/errno.h"
-#include "kernel/completion.h"
 #include "kernel/param.h"
-#include "kernel/power.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
 #include "kernel/mm/page.h"
@@ -38,7 +39,6 @@
 #define IDE_PROBE_BSY_MS	10000	/* BSY after SRST at boot: the drive spun up in POST */
 #define IDE_PROBE_CMD_MS	5000	/* IDENTIFY, SET FEATURES, polled, ms */
 #define IDE_DEF_TIMEOUT_MS	30000	/* a command without an interrupt, ms */
-#define IDE_FLUSH_SLACK_MS	1000	/* shutdown flush: beyond the queue's own retries */
 #define IDE_MINORS		64	/* per drive: the disk and 63 partitions */
 
 /* Linux's majors for the first four channels (IDE0..IDE3). */
@@ -52,89 +52,10 @@ PARAM_UINT("ide.timeout_ms", ide_timeout_ms, "IDE: ms a command may take before 
 static const struct block_device_operations ide_fops = { 0 };
 
 /*
- * Attached controllers, for the shutdown flush.  Changed only by
- * ide_attach/ide_detach at boot or removal, read only by the shutdown
- * hook at the end of the run; those never overlap.
+ * Attached controllers, for the ide command.  Changed only by
+ * ide_attach/ide_detach at boot or removal, never concurrently.
  */
 static LIST_HEAD(ide_controllers);
-static void ide_shutdown(void);
-static struct shutdown_hook ide_shutdown_hook = { .sh_name = "ide", .sh_fn = ide_shutdown };
-static bool ide_shutdown_registered;
-
-struct ide_flush_wait {
-	struct completion	fw_done;
-	int			fw_err;
-};
-
-static void ide_flush_end(struct bio *bio, int error)
-{
-	struct ide_flush_wait *w = bio->bi_private;
-
-	w->fw_err = error;
-	bio_put(bio);
-	complete(&w->fw_done);
-}
-
-/*
- * Empty the drive's write cache: a flush bio through its queue, so it
- * goes behind whatever is queued, and the driver sends FLUSH CACHE (EXT).
- * Returns 0 or -errno; waits at most as long as the queue's retries take.
- */
-static int ide_flush_drive(struct ide_drive *d)
-{
-	struct request_queue *q = d->dr_queue;
-	u32 ms = q->q_rq_timeout_ms * (q->q_max_retries + 1) + IDE_FLUSH_SLACK_MS;
-	struct ide_flush_wait *w = kzalloc(sizeof(*w), GFP_KERNEL);
-	struct bio *bio;
-	int err;
-
-	if (!w)
-		return -ENOMEM;
-	bio = bio_alloc(GFP_NOIO, 0);
-	if (!bio) {
-		kfree(w);
-		return -ENOMEM;
-	}
-	init_completion(&w->fw_done);
-	bio->bi_rw = REQ_WRITE | REQ_PREFLUSH | REQ_SYNC;
-	bio->bi_private = w;
-	bio->bi_end_io = ide_flush_end;
-	blk_queue_submit_bio(q, bio);
-	if (wait_for_completion_timeout(&w->fw_done, ms))
-		return -ETIMEDOUT;	/* w stays: the bio may still end */
-	err = w->fw_err;
-	kfree(w);
-	return err;
-}
-
-/*
- * The shutdown hook (HARDWARE.md item 14): before power-off or reboot,
- * every disk with a volatile write cache is flushed, so nothing the
- * drive acknowledged is lost with the power.
- */
-static void ide_shutdown(void)
-{
-	struct ide_softc *sc;
-	unsigned i, u;
-	int err;
-
-	list_for_each_entry(sc, &ide_controllers, sc_list) {
-		for (i = 0; i < IDE_CHANNELS; i++) {
-			for (u = 0; u < IDE_UNITS; u++) {
-				struct ide_drive *d = &sc->sc_chan[i].ch_drive[u];
-
-				if (!d->dr_disk || !d->dr_id.ai_wcache)
-					continue;
-				err = ide_flush_drive(d);
-				if (err)
-					pr_err("%s: write cache flush at shutdown failed: %s\n",
-					       d->dr_name, errstr(err));
-				else
-					pr_info("%s: write cache flushed\n", d->dr_name);
-			}
-		}
-	}
-}
 
 /* Soft reset with interrupts masked, then wait for device 0 (bounded). */
 static int ide_probe_reset(struct ide_channel *ch)
@@ -220,37 +141,45 @@ static int ide_probe_nodata(struct ide_channel *ch, unsigned unit, const struct 
 
 /*
  * Choose DMA for an ATA drive: a bus master, no ide.nodma, a drive that
- * has DMA.  If the firmware selected no DMA mode, select the drive's best
- * multiword mode: MWDMA works at the controller's power-on (compatible)
- * timing, while Ultra DMA would need the chipset's own UDMA registers
- * programmed, which only the firmware has done.
+ * has DMA, and on a simplex controller (SFF-8038i, Bus Master IDE Status
+ * bit 7: the channels cannot both do DMA) a bus master no other channel
+ * has taken.  If the firmware selected no DMA mode, select the drive's
+ * best multiword mode: MWDMA works at the controller's power-on
+ * (compatible) timing, while Ultra DMA would need the chipset's own UDMA
+ * registers programmed, which only the firmware has done.
  */
 static void ide_probe_dma(struct ide_drive *d)
 {
 	struct ide_channel *ch = d->dr_chan;
+	struct ide_softc *sc = ch->ch_sc;
 	const struct ata_id *ai = &d->dr_id;
 	struct ata_taskfile tf;
 	int mode, err;
 
 	d->dr_dma = false;
-	if (!ch->ch_bm || ch->ch_sc->sc_nodma || !ai->ai_dma)
+	if (!ch->ch_bm || sc->sc_nodma || !ai->ai_dma)
 		return;
-	if (ai->ai_udma_active >= 0 || ai->ai_mwdma_active >= 0) {
-		d->dr_dma = true;
-		return;
-	}
-	if (!ai->ai_mwdma_modes)
-		return;
-	mode = 31 - __builtin_clz(ai->ai_mwdma_modes);
-	ata_set_features(&tf, ATA_SF_SET_XFER_MODE, (u8)(ATA_XFER_MWDMA | mode));
-	err = ide_probe_nodata(ch, d->dr_unit, &tf);
-	if (err) {
-		pr_warn("%s: cannot select multiword DMA mode %d (%s): using PIO\n", d->dr_name,
-			mode, errstr(err));
+	if (sc->sc_simplex && sc->sc_dma_chan && sc->sc_dma_chan != ch) {
+		pr_info("%s: simplex bus master, in use by %s: using PIO\n", d->dr_name,
+			sc->sc_dma_chan->ch_name);
 		return;
 	}
-	d->dr_mwdma_set = (s8)mode;
+	if (ai->ai_udma_active < 0 && ai->ai_mwdma_active < 0) {
+		if (!ai->ai_mwdma_modes)
+			return;
+		mode = 31 - __builtin_clz(ai->ai_mwdma_modes);
+		ata_set_features(&tf, ATA_SF_SET_XFER_MODE, (u8)(ATA_XFER_MWDMA | mode));
+		err = ide_probe_nodata(ch, d->dr_unit, &tf);
+		if (err) {
+			pr_warn("%s: cannot select multiword DMA mode %d (%s): using PIO\n",
+				d->dr_name, mode, errstr(err));
+			return;
+		}
+		d->dr_mwdma_set = (s8)mode;
+	}
 	d->dr_dma = true;
+	if (sc->sc_simplex)
+		sc->sc_dma_chan = ch;
 }
 
 /*
@@ -306,6 +235,24 @@ static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ide_kind k
 	return 0;
 }
 
+/*
+ * Select unit after the reset and return its Status once BSY is clear
+ * (bounded), or -ETIMEDOUT.  While a device is busy every command block
+ * register reads as its Status, so its signature is not there yet;
+ * ide_probe_reset waited for device 0 only, and device 1 may still be in
+ * its own reset.  A floating position (FFh) is not waited for.
+ */
+static int ide_probe_settle(struct ide_channel *ch, unsigned unit)
+{
+	u8 st;
+
+	ide_select(ch, unit);
+	st = ide_altstatus(ch);
+	if (st == 0xff || !(st & ATA_STATUS_BSY))
+		return st;
+	return ide_wait_not_busy(ch, IDE_PROBE_BSY_MS);
+}
+
 /* Find what is on the channel.  Returns the number of ATA drives. */
 static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 {
@@ -313,7 +260,7 @@ static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 	u8 count, low, mid, high;
 	unsigned u, n = 0;
 	bool floating = true;
-	int err;
+	int err, st;
 
 	for (u = 0; u < IDE_UNITS; u++) {
 		ch->ch_selected = 0xff;
@@ -330,8 +277,10 @@ static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 		return 0;
 	}
 	for (u = 0; u < IDE_UNITS; u++) {
-		ide_select(ch, u);
-		if (ide_altstatus(ch) == 0xff) {
+		st = ide_probe_settle(ch, u);
+		if (st < 0) {
+			pr_warn("%s: still busy %u ms after a reset: ignored\n",
+				ch->ch_drive[u].dr_name, IDE_PROBE_BSY_MS);
 			kind[u] = IDE_KIND_NONE;
 			continue;
 		}
@@ -339,9 +288,9 @@ static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 		low = ide_read(ch, IDE_REG_LBA_LOW);
 		mid = ide_read(ch, IDE_REG_LBA_MID);
 		high = ide_read(ch, IDE_REG_LBA_HIGH);
-		kind[u] = ide_sig_kind(count, low, mid, high);
-		DPRINTF(IDE_D_PROBE, "%s: signature %02x %02x %02x %02x: %s\n",
-			ch->ch_drive[u].dr_name, count, low, mid, high, ide_kind_names[kind[u]]);
+		kind[u] = ide_sig_kind((u8)st, count, low, mid, high);
+		DPRINTF(IDE_D_PROBE, "%s: status %02x signature %02x %02x %02x %02x: %s\n",
+			ch->ch_drive[u].dr_name, st, count, low, mid, high, ide_kind_names[kind[u]]);
 	}
 	for (u = 0; u < IDE_UNITS; u++) {
 		if (ide_probe_unit(ch, u, kind[u], buf) == 0 &&
@@ -533,6 +482,13 @@ int ide_attach(struct ide_softc *sc)
 
 		ch->ch_sc = sc;
 		ch->ch_index = (u8)i;
+		if (ch->ch_cmd && ch->ch_bm &&
+		    (ide_bm_read(ch, IDE_BM_STATUS) & IDE_BM_STATUS_SIMPLEX))
+			sc->sc_simplex = true;
+	}
+	for (i = 0; i < IDE_CHANNELS; i++) {
+		struct ide_channel *ch = &sc->sc_chan[i];
+
 		if (!ch->ch_cmd)
 			continue;
 		n = ide_attach_channel(ch, idbuf);
@@ -549,10 +505,6 @@ int ide_attach(struct ide_softc *sc)
 	if (err)
 		return err;
 	list_add_tail(&sc->sc_list, &ide_controllers);
-	if (!ide_shutdown_registered) {
-		register_shutdown_hook(&ide_shutdown_hook);
-		ide_shutdown_registered = true;
-	}
 	return 0;
 }
 

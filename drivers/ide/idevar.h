@@ -127,6 +127,8 @@ struct ide_softc {
 	unsigned		sc_index;	/* [I] controller number: names hda + 4n */
 	unsigned long		sc_quirks;	/* [I] IDE_Q_* */
 	bool			sc_nodma;	/* [I] PIO only (ide.nodma or a quirk) */
+	bool			sc_simplex;	/* [I] one bus master for both channels */
+	struct ide_channel	*sc_dma_chan;	/* [boot] simplex: the channel that has it */
 	struct ide_channel	sc_chan[IDE_CHANNELS];	/* [I] ch_cmd 0: channel absent */
 	struct list_head	sc_list;	/* [boot] on the attached controllers' list */
 };
@@ -201,7 +203,7 @@ int ide_pci_setup(struct ide_softc *sc, struct pci_dev *dev, unsigned long quirk
 int ide_attach(struct ide_softc *sc);
 /*
  * Undo ide_attach: disks removed, queues drained and freed, IRQs and
- * buffers released.  Attached disks are flushed at shutdown until then.
+ * buffers released.
  */
 void ide_detach(struct ide_softc *sc);
 
@@ -237,7 +239,11 @@ void ide_select(struct ide_channel *ch, unsigned unit);
 int ide_prd_build(struct ide_prd *prd, u32 max, const struct scatterlist *sg, u32 nsg,
 		  u32 *total);
 
-/* Classify a drive by the signature left after reset (count, LBA low/mid/high). */
-enum ide_kind ide_sig_kind(u8 count, u8 lba_low, u8 lba_mid, u8 lba_high);
+/*
+ * Classify a drive by what it shows after reset, selected: its Status
+ * (FFh: a floating bus; 00h with an ATA signature: device 0 answering for
+ * an absent device 1) and its signature (count, LBA low/mid/high).
+ */
+enum ide_kind ide_sig_kind(u8 status, u8 count, u8 lba_low, u8 lba_mid, u8 lba_high);
 
 #endif

@@ -2,7 +2,8 @@
 # AHCI bring-up: six disks on q35's built-in ICH9 plus a second ich9-ahci
 # controller, and disks on an ich9-ahci added to pc; every disk attaches
 # and lsblk matches the host's view (sfdisk) of its partitions.  A CD-ROM
-# on an AHCI port is named and skipped without delaying the boot.
+# on an AHCI port is named and skipped without delaying the boot, and so
+# are empty ports before a lone disk on port 5.
 . "$(dirname "$0")/ahci-lib.bash"
 
 mk() {	# mk NAME MiB [sfdisk script]
@@ -38,6 +39,19 @@ lsblk_matches() {
 		done < <(sfdisk -q --dump "$img" 2>/dev/null |
 			 sed -n 's/^\([^ ]*\) : start= *[0-9]*, size= *\([0-9]*\), type=\([0-9a-fA-F-]*\).*/\1 \2 \3/p')
 	done
+}
+
+# soon_after_hba TAG REGEX: the last boot logged REGEX (after the time stamp)
+# less than half a second after ahci0's "AHCI" line.
+soon_after_hba() {
+	local t0 t1
+	t0=$(sed -n 's/^\[ *\([0-9.]*\)\] ahci0: AHCI.*/\1/p' "$out")
+	t1=$(sed -En "s/^\\[ *([0-9.]*)\\] $2.*/\\1/p" "$out")
+	if [ -n "$t0" ] && [ -n "$t1" ] && awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 0.5) }'; then
+		ok "$1"
+	else
+		notok "$1" "ahci0 at $t0, '$2' at $t1"
+	fi
 }
 
 disks=()
@@ -89,10 +103,14 @@ boot ahci-attach-cdrom --machine q35 --timeout 60 --disk "$imgdir/d2.raw" --cdro
 expect_rc "ahci-attach/cdrom-boots" 0
 expect_out "ahci-attach/cdrom-named" 'ahci0\.1: ATAPI device \(signature eb140101\), not attached'
 expect_no_out "ahci-attach/cdrom-not-a-disk" '^sdb '
-t0=$(sed -n 's/^\[ *\([0-9.]*\)\] ahci0: AHCI.*/\1/p' "$out")
-t1=$(sed -n 's/^\[ *\([0-9.]*\)\] ahci0\.1: ATAPI.*/\1/p' "$out")
-if [ -n "$t0" ] && [ -n "$t1" ] && awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 0.5) }'; then
-	ok "ahci-attach/cdrom-no-delay"
-else
-	notok "ahci-attach/cdrom-no-delay" "bring-up to ATAPI line: $t0 -> $t1"
-fi
+soon_after_hba "ahci-attach/cdrom-no-delay" 'ahci0\.1: ATAPI'
+
+# A lone disk on the last port: the five empty ports before it share one
+# presence window, so the disk is up as fast as on port 0.
+boot ahci-attach-port5 --machine q35 --timeout 60 --cmdline 'run="lsblk"' -- \
+	-drive "if=none,id=p5,file=$imgdir/d2.raw,format=raw,cache=unsafe" \
+	-device ide-hd,drive=p5,bus=ide.5
+expect_rc "ahci-attach/port5-boots" 0
+expect_out "ahci-attach/port5-is-sda" '\] ahci0\.5: sda: QEMU HARDDISK'
+expect_no_out "ahci-attach/port5-nothing-else" 'ahci0\.[0-4]:'
+soon_after_hba "ahci-attach/port5-empty-ports-cost-one-window" 'ahci0\.5: sda:'

@@ -4,7 +4,8 @@
 # flight, reads them back and checks them; then the HOST checks every
 # stamped sector in the image.  Once with NCQ (the block trace must show
 # several tags in flight), once with ahci.ncq=0 (READ/WRITE DMA EXT in
-# several slots).  bench runs on the same driver.
+# several slots).  The disk's write cache is flushed at exit.  bench runs
+# on the same driver.
 . "$(dirname "$0")/ahci-lib.bash"
 
 # max_in_flight: the most requests holding tags at once in the last boot's
@@ -20,6 +21,7 @@ boot ahci-integrity-ncq --machine q35 --timeout 120 --disk "$img" \
 expect_rc "ahci-integrity/ncq-run" 0
 expect_out "ahci-integrity/ncq-in-use" 'ahci0\.0: sda: .* NCQ depth 32'
 expect_out "ahci-integrity/ncq-guest-verify" '^STRESS sda .*result=PASS$'
+expect_out "ahci-integrity/flushed-at-exit" '\] sda: write cache flushed$'
 stamp_check "ahci-integrity/ncq-host-verify" "$img" 11 8 48
 mt=$(out_value maxtags)
 if [ "${mt:-0}" -gt 1 ]; then ok "ahci-integrity/ncq-tags-in-flight-$mt"; else notok "ahci-integrity/ncq-tags-in-flight" "maxtags=$mt"; fi

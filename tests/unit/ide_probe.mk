@@ -7,4 +7,4 @@ ide_probe_SRCS := tests/unit/test_ide_probe.c tests/unit/ide_sim.c tests/unit/fa
 	block/elevator.c block/noop-iosched.c block/deadline-iosched.c lib/rbtree.c lib/strutil.c \
 	lib/errstr.c lib/vsprintf.c tests/unit/fakes/slab_fake.c tests/unit/fakes/page_fake.c \
 	tests/unit/fakes/mempool_fake.c tests/unit/fakes/sched_fake.c tests/unit/fakes/bdev_fake.c \
-	tests/unit/fakes/param_num_fake.c tests/unit/fakes/power_fake.c
+	tests/unit/fakes/param_num_fake.c

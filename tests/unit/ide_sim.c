@@ -167,8 +167,10 @@ static void sim_command(struct ide_sim *s, u8 cmd)
 		   cmd == ATA_CMD_READ_SECTORS_EXT || cmd == ATA_CMD_WRITE_SECTORS_EXT;
 	unsigned u = s->s_unit;
 
-	if (!s->s_present[u])
+	if (!s->s_present[u]) {
+		s->s_absent_cmds++;
 		return;
+	}
 	if (ext) {
 		s->s_lba = (u64)s->s_lbal[0] | (u64)s->s_lbam[0] << 8 | (u64)s->s_lbah[0] << 16 |
 			   (u64)s->s_lbal[1] << 24 | (u64)s->s_lbam[1] << 32 | (u64)s->s_lbah[1] << 40;
@@ -242,6 +244,10 @@ static u8 sim_status(struct ide_sim *s)
 {
 	if (!s->s_present[s->s_unit])
 		return 0;
+	if (s->s_unit == 1 && s->s_slave_busy) {
+		s->s_slave_busy--;
+		return ATA_STATUS_BSY;
+	}
 	if (s->s_srst_polls) {
 		if (!s->s_stuck_busy)
 			s->s_srst_polls--;
@@ -253,7 +259,8 @@ static u8 sim_status(struct ide_sim *s)
 /*
  * Reads that do not come from the shared registers: nothing on the bus
  * (all ones), an absent device selected beside a present one (zeros, as
- * QEMU does), and the selected device's own signature after a reset.
+ * QEMU does; or, with s_dev0_answers, device 0's registers but Status
+ * 00h), and the answering device's own signature after a reset.
  * Returns true with *v set when one of those applies.
  */
 static bool sim_taskfile_override(struct ide_sim *s, u16 port, u8 *v)
@@ -264,7 +271,17 @@ static bool sim_taskfile_override(struct ide_sim *s, u16 port, u8 *v)
 		*v = 0xff;
 		return true;
 	}
-	if (!s->s_present[u]) {
+	if (u == 1 && s->s_present[1] && s->s_slave_busy && port != IDE_SIM_CMD + IDE_REG_STATUS) {
+		*v = ATA_STATUS_BSY;	/* while BSY every register reads as Status */
+		return true;
+	}
+	if (!s->s_present[u] && s->s_dev0_answers && u == 1) {
+		if (port == IDE_SIM_CMD + IDE_REG_STATUS) {
+			*v = 0;
+			return true;
+		}
+		u = 0;
+	} else if (!s->s_present[u]) {
 		*v = 0;
 		return true;
 	}
@@ -347,6 +364,7 @@ static void sim_out8(struct ide_channel *ch, u16 port, u8 v)
 		}
 		if (!(v & ATA_CTL_SRST) && (s->s_devctl & ATA_CTL_SRST)) {
 			s->s_srst_polls = 3;
+			s->s_slave_busy = s->s_slave_reset_polls;
 			s->s_sig_valid = IDE_SIM_SIG_ALL;
 			s->s_status = ST_READY;
 		}

@@ -47,6 +47,8 @@ struct ide_sim {
 	struct ide_channel	*s_ch;		/* for the PRD table's address check */
 	bool			s_present[2];
 	bool			s_atapi[2];	/* a packet device: signature 14h/EBh */
+	bool			s_dev0_answers;	/* real bus: device 0 answers for an absent
+						 * device 1, Status 00h (else zeros, as QEMU) */
 	u16			s_id[2][ATA_ID_WORDS];	/* IDENTIFY (PACKET) DEVICE data */
 	u8			s_sig_valid;	/* bit r: register r still holds each device's signature */
 	u64			s_sectors[2];	/* reported capacity */
@@ -75,12 +77,16 @@ struct ide_sim {
 	u32			s_lose_irq;	/* this many completions raise no INTRQ */
 	bool			s_stuck_busy;	/* BSY forever after SRST */
 	u32			s_srst_polls;	/* Status reads that stay BSY after SRST */
+	u32			s_slave_reset_polls;	/* device 1 alone stays BSY this many
+							 * more Status reads after SRST */
+	u32			s_slave_busy;	/* ... of which this many are left */
 
 	/* what happened */
 	struct ide_sim_access	s_log[IDE_SIM_LOG];
 	u32			s_nlog;
 	struct ide_sim_cmd	s_cmds[IDE_SIM_CMDLOG];
 	u32			s_ncmds;
+	u32			s_absent_cmds;	/* commands written to an absent device */
 	u32			s_resets;
 	u32			s_flushes;
 	u32			s_prd_bad;	/* tables breaking a rule (see ide_sim.c) */

@@ -250,6 +250,13 @@ static void test_rejects(void)
 	qemu_disk(2048, false);
 	id[0] = 0x85c0;		/* what an ATAPI CD-ROM returns for IDENTIFY PACKET */
 	CHECK_EQ(ata_id_parse(id, &ai), -ENODEV);
+	/* A CompactFlash card sets bit 15 too, and is an ATA disk all the same. */
+	qemu_disk(2048, false);
+	id[0] = 0x848a;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_EQ(ai.ai_sectors, 2048);
+	id[0] = 0x844a;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
 	qemu_disk(2048, false);
 	id[0] |= ATA_ID_CONFIG_INCOMPLETE;
 	CHECK_EQ(ata_id_parse(id, &ai), -EIO);

@@ -2,16 +2,16 @@
  * Host tests of IDE discovery (drivers/ide/ide_probe.c) through
  * ide_attach()/ide_detach(), against the simulated channel of ide_sim.c
  * with the registry and IRQ calls faked (gendisk_fake.c): master and
- * slave disks, an ATAPI device left alone, a floating bus, a missing
- * slave, and a device that never drops BSY, each found (or not) within
- * a bounded time; the queue limits a disk gets; and the write-cache
- * flush of every disk at shutdown.
+ * slave disks (also a slave slower out of reset), an ATAPI device left
+ * alone, a floating bus, a missing slave (QEMU's way and a real bus's),
+ * and a device that never drops BSY, each found (or not) within a
+ * bounded time; the bus master of a simplex controller; and the queue
+ * limits a disk gets.
  */
 #include "tests/unit/unit.h"
 #include "tests/unit/ide_sim.h"
 #include "tests/unit/fakes/gendisk_fake.h"
 #include "tests/unit/fakes/page_fake.h"
-#include "tests/unit/fakes/power_fake.h"
 #include "tests/unit/fakes/sched_fake.h"
 #include "tests/unit/host/shim.h"
 #include "block/genhd.h"
@@ -88,6 +88,25 @@ static void test_master_and_slave(void)
 	teardown();
 }
 
+/*
+ * Device 0 ready after the reset while device 1 is still in its own:
+ * until it drops BSY its registers read as Status, so the probe waits
+ * for it before reading its signature.
+ */
+static void test_slow_slave(void)
+{
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	ide_sim_add_disk(&sim, 1, 1 << 20);
+	sim.s_slave_reset_polls = 200;
+	CHECK(attach(&err) < 100);
+	CHECK_EQ(host_nr_disks, 2);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_ATA);
+	teardown();
+}
+
 static void test_atapi_left_alone(void)
 {
 	int err;
@@ -127,6 +146,25 @@ static void test_missing_slave(void)
 	teardown();
 }
 
+/*
+ * On a real bus device 0 answers for an absent device 1: its own
+ * registers (an ATA signature, and the test patterns stick) but Status
+ * 00h.  That is no drive: no IDENTIFY goes to it, nothing is reported.
+ */
+static void test_missing_slave_real_bus(void)
+{
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	sim.s_dev0_answers = true;
+	CHECK(attach(&err) < 100);
+	CHECK_EQ(host_nr_disks, 1);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_NONE);
+	CHECK_EQ(sim.s_absent_cmds, 0);
+	teardown();
+}
+
 static void test_never_ready(void)
 {
 	u64 ms;
@@ -139,6 +177,35 @@ static void test_never_ready(void)
 	CHECK(ms >= 10000 && ms < 11000);	/* IDE_PROBE_BSY_MS, then given up */
 	CHECK_EQ(host_nr_disks, 0);
 	CHECK_EQ(host_nr_irqs, 0);
+	teardown();
+}
+
+/*
+ * A simplex controller (BM status bit 7): its one bus master goes to the
+ * first channel with a DMA drive; a drive on the other channel uses PIO.
+ */
+static void test_simplex(void)
+{
+	int err;
+
+	setup();
+	sim.s_bm_status = IDE_BM_STATUS_SIMPLEX;
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	attach(&err);
+	CHECK(sc.sc_simplex);
+	CHECK(sc.sc_chan[0].ch_drive[0].dr_dma);
+	CHECK(sc.sc_dma_chan == &sc.sc_chan[0]);
+	teardown();
+
+	setup();
+	sim.s_bm_status = IDE_BM_STATUS_SIMPLEX;
+	strcpy(sc.sc_chan[1].ch_name, "ide1");
+	sc.sc_dma_chan = &sc.sc_chan[1];	/* the secondary took it first */
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	attach(&err);
+	CHECK_EQ(host_nr_disks, 1);
+	CHECK(!sc.sc_chan[0].ch_drive[0].dr_dma);
+	CHECK_EQ(host_disks[0]->gd_queue->q_limits.lim_bounce_limit, BLK_BOUNCE_NONE);
 	teardown();
 }
 
@@ -156,44 +223,15 @@ static void test_nodma(void)
 	teardown();
 }
 
-/* Interrupts for the shutdown flush: the idle hook plays the controller. */
-static void idle_hook(void)
-{
-	if (ide_sim_irq_pending(&sim)) {
-		host_in_interrupt = true;
-		ide_intr(IDE_PRI_IRQ, &sc.sc_chan[0]);
-		host_in_interrupt = false;
-		return;
-	}
-	host_advance_ns(NSEC_PER_MSEC);
-}
-
-static void test_shutdown_flushes(void)
-{
-	int err;
-
-	setup();
-	ide_sim_add_disk(&sim, 0, 1 << 20);
-	ide_sim_add_disk(&sim, 1, 1 << 20);
-	attach(&err);
-	CHECK_EQ(host_nr_disks, 2);
-	host_idle_hook = idle_hook;
-	CHECK_EQ(host_run_shutdown_hooks(), 1);
-	host_idle_hook = NULL;
-	CHECK_EQ(sim.s_flushes, 2);		/* FLUSH CACHE EXT to each disk */
-	CHECK_EQ(sim.s_cmds[sim.s_ncmds - 1].c_command, ATA_CMD_FLUSH_CACHE_EXT);
-	teardown();
-	CHECK_EQ(host_run_shutdown_hooks(), 1);	/* detached: nothing left to flush */
-	CHECK_EQ(sim.s_flushes, 2);
-}
-
 static const struct unit_case cases[] = {
 	{ "ide/probe/master_and_slave", test_master_and_slave },
+	{ "ide/probe/slow_slave", test_slow_slave },
 	{ "ide/probe/atapi_left_alone", test_atapi_left_alone },
 	{ "ide/probe/floating_bus", test_floating_bus },
 	{ "ide/probe/missing_slave", test_missing_slave },
+	{ "ide/probe/missing_slave_real_bus", test_missing_slave_real_bus },
 	{ "ide/probe/never_ready_is_bounded", test_never_ready },
 	{ "ide/probe/nodma", test_nodma },
-	{ "ide/probe/shutdown_flushes_write_caches", test_shutdown_flushes },
+	{ "ide/probe/simplex", test_simplex },
 };
 UNIT_MAIN("ide_probe", cases)
