@@ -7,7 +7,8 @@
  * geometry field against the others and against the device before using
  * any of them (the disk is hostile), sorts the features into understood,
  * refused (unknown incompat: no mount) and read-only (unknown ro_compat),
- * then loads and bounds-checks every group descriptor.  Read-write mounts
+ * then loads and bounds-checks every group descriptor and refuses
+ * descriptors whose structures overlap (meta.c).  Read-write mounts
  * clear EXT2_VALID_FS on disk while mounted and bump s_mnt_count; unmount
  * writes back the state found at mount, plus EXT2_ERROR_FS if corruption
  * was seen, as Linux does.
@@ -405,6 +406,7 @@ static int ext2_probe(struct block_device *bdev)
 
 static void ext2_free_fs(struct ext2_fs *fs)
 {
+	kfree(fs->fs_zones);
 	kfree(fs->fs_gd);
 	kfree(fs);
 }
@@ -447,6 +449,8 @@ static int ext2_mount(struct vfs_mount *mnt, struct block_device *bdev)
 		goto free_fs;
 	fs->fs_max_size = ext2_max_size(fs);
 	err = ext2_load_groups(fs, dev);
+	if (!err)
+		err = ext2_meta_init(fs, dev);
 	if (err)
 		goto free_fs;
 
