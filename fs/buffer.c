@@ -733,7 +733,7 @@ int invalidate_bdev(struct block_device *bdev)
 	struct buffer_head *bh, *tmp;
 	unsigned long flags;
 	LIST_HEAD(victims);
-	int busy = 0;
+	int busy = 0, lost = 0;
 	unsigned i;
 
 	if (!cache.data[0])
@@ -743,10 +743,11 @@ int invalidate_bdev(struct block_device *bdev)
 		list_for_each_entry_safe(bh, tmp, &cache.hash[i], b_hash) {
 			if (bh->b_bdev != bdev)
 				continue;
-			if (!idle(bh)) {
+			if (bh->b_count || (bh->b_state & (1UL << BH_Lock))) {
 				busy++;
 				continue;
 			}
+			lost += buffer_dirty(bh);
 			__drop(bh);
 			list_add(&bh->b_lru, &victims);
 		}
@@ -757,12 +758,14 @@ int invalidate_bdev(struct block_device *bdev)
 	spin_unlock_irqrestore(&cache.lock, flags);
 	list_for_each_entry_safe(bh, tmp, &victims, b_lru)
 		free_buffer(bh);
+	if (lost)
+		pr_err("buffer: %s: %d blocks that could not be written are dropped\n",
+		       bdev_name(bdev), lost);
 	if (busy) {
-		pr_err("buffer: %s: %d buffers still in use or dirty at invalidate\n",
-		       bdev_name(bdev), busy);
+		pr_err("buffer: %s: %d buffers still in use at invalidate\n", bdev_name(bdev), busy);
 		return -EBUSY;
 	}
-	return 0;
+	return lost ? -EIO : 0;
 }
 
 /* --- direct I/O of whole blocks ------------------------------------------ */

@@ -10,8 +10,9 @@
  * then loads and bounds-checks every group descriptor and refuses
  * descriptors whose structures overlap (meta.c).  Read-write mounts
  * clear EXT2_VALID_FS on disk while mounted and bump s_mnt_count; unmount
- * writes back the state found at mount, plus EXT2_ERROR_FS if corruption
- * was seen, as Linux does.
+ * writes everything back, then the superblock with the state found at
+ * mount, plus EXT2_ERROR_FS if corruption was seen (as Linux does) or the
+ * write-back failed (so that the next e2fsck -p checks it).
  *
  * The in-core superblock and descriptors are the authority while mounted
  * (the allocators update them); ext2_write_super() copies them to their
@@ -534,7 +535,7 @@ static int ext2_umount(struct vfs_mount *mnt)
 {
 	struct ext2_fs *fs = mnt->mnt_priv;
 	struct ext2_inode_info *ei;
-	int err;
+	int err, e;
 
 	list_for_each_entry(ei, &fs->fs_inodes, ei_link)
 		if (&ei->ei_vnode == mnt->mnt_root ? ei->ei_vnode.v_count > 1
@@ -542,23 +543,29 @@ static int ext2_umount(struct vfs_mount *mnt)
 			return -EBUSY;
 	err = vnode_put(mnt->mnt_root);
 	mnt->mnt_root = NULL;
+	e = ext2_flush(fs);
+	if (e && !err)
+		err = e;
 	if (!fs->fs_rdonly) {
+		/* Clean only if everything else reached the disk: the superblock goes last. */
 		u16 state = fs->fs_mount_state;
 
-		if (fs->fs_error || (le16_to_cpu(fs->fs_sb.s_state) & EXT2_ERROR_FS))
+		if (e)
+			pr_err("ext2 (%s): write-back failed at unmount; marking the filesystem "
+			       "with errors\n", bdev_name(fs->fs_bdev));
+		if (e || fs->fs_error || (le16_to_cpu(fs->fs_sb.s_state) & EXT2_ERROR_FS))
 			state |= EXT2_ERROR_FS;
 		fs->fs_sb.s_state = cpu_to_le16(state);
 		fs->fs_sb_dirty = true;
-		fs->fs_gd_dirty = true;
+		e = ext2_flush(fs);
+		if (e && !err)
+			err = e;
 	}
-	if (!err)
-		err = ext2_flush(fs);
-	else
-		ext2_flush(fs);	/* error already printed; write what we can */
 	if (fs->fs_ninodes)
 		panic("ext2_umount: %u in-core inodes left", fs->fs_ninodes);
-	if (invalidate_bdev(fs->fs_bdev) && !err)
-		err = -EBUSY;
+	e = invalidate_bdev(fs->fs_bdev);
+	if (e && !err)
+		err = e;
 	ext2_free_fs(fs);
 	mnt->mnt_priv = NULL;
 	return err;
