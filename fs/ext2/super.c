@@ -148,14 +148,20 @@ struct buffer_head *ext2_getblk_zero(struct ext2_fs *fs, u32 blk)
 	return bh;
 }
 
-/* Does @group hold a superblock backup (doc: "sparse_super")? */
+/* Does @group hold a superblock backup (doc: "sparse_super"; ext4 wiki: "sparse_super2")? */
 bool ext2_group_has_super(const struct ext2_fs *fs, u32 group)
 {
+	const struct ext2_super_block *sb = &fs->fs_sb;
 	u32 p;
 
-	if (group <= 1)
+	if (group == 0)
 		return true;
-	if (!(le32_to_cpu(fs->fs_sb.s_feature_ro_compat) & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER))
+	if (le32_to_cpu(sb->s_feature_compat) & EXT4_FEATURE_COMPAT_SPARSE_SUPER2)
+		return group == le32_to_cpu(sb->s_backup_bgs[0]) ||
+		       group == le32_to_cpu(sb->s_backup_bgs[1]);
+	if (group == 1)
+		return true;
+	if (!(le32_to_cpu(sb->s_feature_ro_compat) & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER))
 		return true;
 	if (!(group & 1))
 		return false;

@@ -218,3 +218,15 @@ check "no_dotdot/rename_EUCLEAN" sh -c "grep '^= ' $T/out | head -1 | grep -qx '
 check "no_dotdot/lookup_EUCLEAN" sh -c "grep '^= ' $T/out | sed -n 2p | grep -qx '= -117'"
 check "no_dotdot/reported" grep -q "directory inode $(debugfs -R 'stat /c' $T/orig 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p') has no \"..\"" $T/err
 check "no_dotdot/only_superblock_changed" test "$(changed_blocks $T/img $T/orig)" = "1 "
+
+# Legitimate layouts the metadata zones must not mistake for overlaps:
+# sparse_super2 (backups only where s_backup_bgs says), flex_bg, packed
+# metadata.  Mount, read, write, and e2fsck finds it clean.
+for opts in "-O sparse_super2" "-O flex_bg -G 16" "-O flex_bg -E packed_meta_blocks=1"; do
+	name="layout_$(echo "$opts" | tr -c 'a-z0-9\n' _)"
+	# shellcheck disable=SC2086
+	mkimg $T/img 64M "$S" -b 1024 $opts
+	run < <(printf '%s\n' "sha /d/big" "fill /d/n 2000000 1")
+	check "$name/mounts_reads_writes" sh -c "test \$(grep -cx '= 0' $T/out) -eq 3"
+	check "$name/e2fsck_clean" fsck_clean $T/img
+done
