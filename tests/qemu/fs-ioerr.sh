@@ -5,12 +5,14 @@
 #   bitmap  the block bitmap                        fill, then umount
 #   dirblk  the root directory's block              mkdir, then umount
 #   direct  a data block of a large file            fill (direct path)
-#   cached  the data block of a small file          write, then umount (cached path)
+#   cached  the data block of a small file          write; power-off unmounts (cached path)
 #   indir   reading the indirect block of /big      sha256sum (read-only disk)
+#   clean   nothing fails                           write; power-off unmounts
 # The error must reach the command that met it ("I/O error"), unmount must
 # mark the filesystem with errors when its write-back failed, power-off must
-# finish, and afterwards e2fsck -fn and debugfs on the host must find the
-# other files intact and no damage outside what the failed command touched.
+# finish and still unmount the filesystems after a failed one, and then
+# e2fsck -fn and debugfs on the host must find the other files intact and
+# no damage outside what the failed command touched.
 # Where each case fails is found on the host (dumpe2fs, debugfs) or, for
 # the data cases, by a dry run of the same commands without faults.
 . "$(dirname "$0")/lib.bash"
@@ -29,8 +31,9 @@ declare -A ops=(
 	[bitmap]="fill /P/new 5000 1; umount /P"
 	[dirblk]="mkdir /P/d; umount /P"
 	[direct]="fill /P/new 300000 3; umount /P"
-	[cached]="write /P/new hello; umount /P"
+	[cached]="write /P/new hello"
 	[indir]="sha256sum /P/big; cat /P/f"
+	[clean]="write /P/new hello"
 )
 good_direct=65536	# fill writes 64 KiB calls: the first (blocks 0-63) lands, the one with block 100 fails
 dump() { dumpe2fs "$dir/fresh.img" 2>/dev/null | sed -n "s/^  $1.* at \([0-9]*\).*/\1/p" | head -1; }
@@ -58,12 +61,15 @@ boot fs-ioerr-dry --machine q35 --timeout 60 --disk "$dir/dry-direct.img,bus=ahc
 	--cmdline "writable=all run=\"${ops[direct]//P/sda}; ${ops[cached]//P/sdb}\""
 fail[direct]=$(debugfs -R "bmap /new 100" "$dir/dry-direct.img" 2>/dev/null)
 fail[cached]=$(debugfs -R "bmap /new 0" "$dir/dry-cached.img" 2>/dev/null)
+fail[clean]=$(( $(dumpe2fs -h "$dir/fresh.img" 2>/dev/null | sed -n 's/^Block count: *//p') - 1 ))	# unused
 for c in "${cases[@]}"; do
 	[ "${fail[$c]:-0}" -gt 0 ] 2>/dev/null && ok "fs-ioerr/$c/block_found" ||
 		notok "fs-ioerr/$c/block_found" "no block for the $c case (got '${fail[$c]}')"
 done
 
-# run_case BUS NAME DISK...: boot with the cases' disks, each behind blkdebug.
+# run_case BUS NAME CASE...: boot with the cases' disks, each behind blkdebug
+# (the first on port 0, and so on: power-off unmounts the last first).
+declare -A devof
 run_case() {
 	local bus=$1 name=$2 i=0 c iotype event args=() cmds=() dev writable=""
 	shift 2
@@ -82,6 +88,7 @@ run_case() {
 			args+=(-drive "if=ide,index=$i,$drive")
 		fi
 		cmds+=("echo ==$c; ${ops[$c]//P/$dev}")
+		devof[$c]=$dev
 		[ "$c" = indir ] || writable+=",$dev"
 		i=$((i + 1))
 	done
@@ -103,9 +110,10 @@ in_section() {	# NAME CASE REGEX
 judge() {
 	local bus=$1 c=$2 img=$dir/$1-$2.img n=fs-ioerr/$1/$2 f e
 	case $c in
-	itable|bitmap|dirblk|cached) in_section "$n/umount_reports" "$c" '^umount: I/O error' ;;&
+	itable|bitmap|dirblk) in_section "$n/umount_reports" "$c" '^umount: I/O error' ;;&
+	cached) expect_out "$n/poweroff_unmount_reports" "fs: ${devof[$c]}: unmounted at shutdown, with errors: I/O error" ;;&
 	itable|bitmap|dirblk|cached)
-		in_section "$n/marked_with_errors" "$c" "write-back failed at unmount; marking the filesystem with errors"
+		expect_out "$n/marked_with_errors" "ext2 \(${devof[$c]}\): write-back failed at unmount; marking the filesystem with errors"
 		dumpe2fs -h "$img" 2>/dev/null | grep -q '^Filesystem state:.*with errors' && ok "$n/state_errors" ||
 			notok "$n/state_errors" "superblock not marked with errors" ;;
 	direct)
@@ -113,6 +121,10 @@ judge() {
 		debugfs -R "dump /new $dir/$bus-direct.new" "$img" >/dev/null 2>&1
 		python3 tools/fillgen.py $good_direct 3 | cmp -s - "$dir/$bus-direct.new" &&
 			ok "$n/file_ends_after_last_good_write" || notok "$n/file_ends_after_last_good_write" "content" ;;
+	clean)
+		dumpe2fs -h "$img" 2>/dev/null | grep -q '^Filesystem state: *clean$' && ok "$n/unmounted_clean" ||
+			notok "$n/unmounted_clean" "not marked clean: power-off gave up after a failed unmount?"
+		[ "$(debugfs -R 'cat /new' "$img" 2>/dev/null)" = hello ] && ok "$n/written" || notok "$n/written" "/new" ;;
 	indir)
 		in_section "$n/sha256sum_reports" "$c" '^sha256sum: I/O error'
 		in_section "$n/other_files_read" "$c" '^hello$'
@@ -137,5 +149,5 @@ run_case ahci ahci "${cases[@]}"
 for c in "${cases[@]}"; do judge ahci "$c"; done
 run_case ide ide1 itable bitmap dirblk direct
 for c in itable bitmap dirblk direct; do judge ide "$c"; done
-run_case ide ide2 cached indir
-for c in cached indir; do judge ide "$c"; done
+run_case ide ide2 clean indir cached
+for c in clean indir cached; do judge ide "$c"; done
