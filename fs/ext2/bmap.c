@@ -12,9 +12,9 @@
  * Every pointer read from disk is checked to lie inside the filesystem
  * and outside its metadata (meta.c) before it is followed, so that no
  * file write lands on a bitmap or an inode table; a bad one fails the
- * access with -EUCLEAN and is reported.  The tree has a fixed depth of at most three indirect levels,
- * so the recursion in the truncate walk is bounded by the format, not by
- * the disk.
+ * access with -EUCLEAN and is reported.  The tree has a fixed depth of at
+ * most three indirect levels, so the recursion in the truncate walk is
+ * bounded by the format, not by the disk.
  */
 #include "fs/ext2/ext2.h"
 #include "kernel/errno.h"
@@ -93,7 +93,8 @@ static int ext2_alloc_run(struct ext2_inode_info *ei, u32 max, bool zero, u32 *f
 
 static int ext2_bad_pointer(struct ext2_inode_info *ei, u32 blk, u64 lblk)
 {
-	ext2_error(ei->ei_fs, "bmap", "inode %u: block %u (for block %llu) out of range or metadata",
+	ext2_error(ei->ei_fs, "bmap",
+		   "inode %u: block %u (for block %llu) out of range or metadata",
 		   ei->ei_ino, blk, (unsigned long long)lblk);
 	return -EUCLEAN;
 }
