@@ -159,6 +159,7 @@ static int cmd_mount(int argc, char **argv)
 {
 	struct block_device *bdev;
 	unsigned flags = 0;
+	int err;
 
 	if (argc == 1)
 		return mount_list();
@@ -172,7 +173,12 @@ static int cmd_mount(int argc, char **argv)
 		bdev = bdev_lookup(argv[1]);
 	if (!bdev)
 		return -ENODEV;
-	return fs_mount_bdev(bdev, argv[2], NULL, flags);
+	err = fs_mount_bdev(bdev, argv[2], NULL, flags);
+	if (err == -EINVAL) {	/* the filesystem refused it, and said why: not a usage error */
+		kprintf("mount: %s: not mounted: the filesystem refused it\n", argv[1]);
+		return -ECANCELED;
+	}
+	return err;
 }
 SHELL_COMMAND("mount", cmd_mount, "mount [DEV|PARTUUID=..|UUID=.. DIR [ro]]",
 	      "mount a filesystem on directory DIR (or at a new /NAME), or list mounts");

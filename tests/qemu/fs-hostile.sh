@@ -4,7 +4,8 @@
 # bitmap and at the inode table, a flex_bg bitmap claiming another group's
 # inode table free, group structures overlapping one another, names of
 # reserved inodes and a directory without "..", the same bad pointers on a
-# disk that is not writable, an absurd block size.  Every command on a
+# disk that is not writable, an absurd block size; the refused ones also
+# when mounted on a directory.  Every command on a
 # corrupt object must fail with a message ("structure needs cleaning") and
 # a log line naming the problem, the kernel must neither panic nor hang,
 # and afterwards the host compares each image with its copy from before the
@@ -51,7 +52,8 @@ for d in a b c d e f; do cp "$dir/$d.img" "$dir/$d.orig"; done
 
 cmds="cat /sda/f; sha256sum /sda/big; dd if=/sda/note of=/sda/f bs=3 count=1; write /sda/f x"
 cmds+="; cp /sda/note /sda/big; fill /sda/big 100000 1; df"
-cmds+="; fill /sdb/new 30000 1; sha256sum /sdb/new"
+cmds+="; fill /sdb/new 30000 1; sha256sum /sdb/new; mkdir /sdb/mnt; mount sdc /sdb/mnt; mount sdf /sdb/mnt"
+cmds+="; rmdir /sdb/mnt"
 cmds+="; ls /sdc"
 cmds+="; sha256sum /sdd/res7; fill /sdd/res7 3000 1; rm /sdd/res7; stat /sdd/bad1; mv /sdd/c /sdd/a/c"
 cmds+="; cat /sde/f; sha256sum /sde/big; dd if=/sde/note of=/sde/f bs=3 count=1"
@@ -75,6 +77,11 @@ expect_out "fs-hostile/pointer/df_errors" '^sda .* /sda \(errors\)$'
 expect_out "fs-hostile/flex_bg/reported" "ext2 \(sdb\): error in new_block: bitmap of group 0 marks metadata blocks $it1-$((it1 + 19)) free"
 expect_out "fs-hostile/flex_bg/file_written" "^$(python3 tools/fillgen.py 30000 1 | sha256sum | cut -c1-64)  /sdb/new\$"
 expect_out "fs-hostile/overlap/refused" "ext2 \(sdc\): group 0's .* overlaps group 0's "
+for d in sdc sdf; do
+	expect_out "fs-hostile/mount_on_dir/$d/refused" "^mount: $d: not mounted: the filesystem refused it"
+done
+expect_no_out "fs-hostile/mount_on_dir/directory_released" '^rmdir: '
+
 expect_out "fs-hostile/overlap/not_mounted" '^ls: no such file or directory'
 expect_out "fs-hostile/reserved/refused" "ext2 \(sdd\): error in iget: inode number 7 out of range or reserved"
 expect_out "fs-hostile/reserved/bad_blocks_inode" "ext2 \(sdd\): error in iget: inode number 1 out of range or reserved"
