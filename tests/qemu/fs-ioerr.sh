@@ -71,7 +71,7 @@ done
 # (the first on port 0, and so on: power-off unmounts the last first).
 declare -A devof
 run_case() {
-	local bus=$1 name=$2 i=0 c iotype event args=() cmds=() dev writable=""
+	local bus=$1 name=$2 i=0 c iotype event args=() cmds=() dev writable="" letters=abcdef
 	shift 2
 	for c in "$@"; do
 		iotype=write event=write_aio
@@ -81,10 +81,10 @@ run_case() {
 		cp "$dir/fresh.img" "$dir/$bus-$c.img"
 		local drive="file=blkdebug:$dir/$c.cfg:$dir/$bus-$c.img,format=raw,werror=report,rerror=report,cache=unsafe"
 		if [ "$bus" = ahci ]; then
-			dev=sd$(printf "\\x$(printf %x $((97 + i)))")
+			dev=sd${letters:i:1}
 			args+=(-drive "if=none,id=d$i,$drive" -device "ide-hd,drive=d$i,bus=ide.$i")
 		else
-			dev=hd$(printf "\\x$(printf %x $((97 + i)))")
+			dev=hd${letters:i:1}
 			args+=(-drive "if=ide,index=$i,$drive")
 		fi
 		cmds+=("echo ==$c; ${ops[$c]//P/$dev}")
