@@ -4,13 +4,15 @@
 # bitmap and at the inode table, a flex_bg bitmap claiming another group's
 # inode table free, group structures overlapping one another, names of
 # reserved inodes and a directory without "..", the same bad pointers on a
-# disk that is not writable, an absurd block size; the refused ones also
-# when mounted on a directory.  Every command on a
-# corrupt object must fail with a message ("structure needs cleaning") and
-# a log line naming the problem, the kernel must neither panic nor hang,
-# and afterwards the host compares each image with its copy from before the
-# boot: nothing but the superblock (the error state) may change, except on
-# the flex_bg disk, where e2fsck and debugfs judge the new file.
+# disk that is not writable, an absurd block size (the refused disks also
+# mounted on a directory).  Every command on a corrupt object must fail
+# with a message ("structure needs cleaning") and a log line naming the
+# problem, the kernel must neither panic nor hang, and afterwards the host
+# compares each image with its copy from before the boot: the refused and
+# read-only disks are untouched, on the others only the superblock (the
+# error state) and the blocks of the files the commands legitimately
+# rewrote may change, never the metadata a bad pointer named; on the
+# flex_bg disk e2fsck and debugfs judge the new file.
 . "$(dirname "$0")/lib.bash"
 export PATH=$PATH:/usr/sbin:/sbin E2FSPROGS_FAKE_TIME=1700000000
 
