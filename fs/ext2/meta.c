@@ -3,7 +3,8 @@
  * -- in each group the superblock copy, the descriptor table and its
  * reserved growth blocks (groups with a backup), the block and inode
  * bitmaps and the inode table -- kept as a sorted array of disjoint
- * extents, built at mount from the checked group descriptors.  Linux's
+ * zones (touching structures merged), built at mount from the checked
+ * group descriptors.  Linux's
  * ext4 calls the same set the system zone.
  *
  * Two uses.  Mount refuses descriptors whose structures overlap (a bitmap
@@ -21,14 +22,7 @@
 #include "kernel/printk.h"
 #include "kernel/mm/slab.h"
 #include "lib/sort.h"
-
-/* One structure of one group, while the zones are built. */
-struct meta_extent {
-	u32	me_start;
-	u32	me_len;
-	u32	me_group;
-	u32	me_kind;	/* index into meta_kind_names */
-};
+#include "lib/string.h"
 
 enum { META_SUPER, META_BLOCK_BITMAP, META_INODE_BITMAP, META_INODE_TABLE, META_KINDS };
 
@@ -39,29 +33,53 @@ static const char *const meta_kind_names[META_KINDS] = {
 	[META_INODE_TABLE]	= "inode table",
 };
 
-static int cmp_extent(const void *a, const void *b)
-{
-	const struct meta_extent *x = a, *y = b;
-
-	return x->me_start < y->me_start ? -1 : x->me_start > y->me_start;
-}
-
-/* The structures of group @g into @e (at most META_KINDS); returns how many. */
-static u32 group_extents(const struct ext2_fs *fs, u32 g, struct meta_extent *e)
+/*
+ * The structures of group @g, kind k in blocks [start[k], end[k]) (u64: a
+ * corrupt one may reach past 2^32); the superblock range is empty in a
+ * group without a backup.
+ */
+static void group_structs(const struct ext2_fs *fs, u32 g, u64 start[META_KINDS],
+			  u64 end[META_KINDS])
 {
 	const struct ext2_group_desc *gd = &fs->fs_gd[g];
-	u32 n = 0;
+	u32 k;
 
+	start[META_SUPER] = fs->fs_first_data_block + (u64)g * fs->fs_blocks_per_group;
+	end[META_SUPER] = start[META_SUPER];
 	if (ext2_group_has_super(fs, g))
-		e[n++] = (struct meta_extent){
-			fs->fs_first_data_block + g * fs->fs_blocks_per_group,
-			1 + fs->fs_gdt_blocks + le16_to_cpu(fs->fs_sb.s_reserved_gdt_blocks),
-			g, META_SUPER };
-	e[n++] = (struct meta_extent){ le32_to_cpu(gd->bg_block_bitmap), 1, g, META_BLOCK_BITMAP };
-	e[n++] = (struct meta_extent){ le32_to_cpu(gd->bg_inode_bitmap), 1, g, META_INODE_BITMAP };
-	e[n++] = (struct meta_extent){ le32_to_cpu(gd->bg_inode_table), fs->fs_itable_blocks,
-				       g, META_INODE_TABLE };
-	return n;
+		end[META_SUPER] += 1 + fs->fs_gdt_blocks +
+				   le16_to_cpu(fs->fs_sb.s_reserved_gdt_blocks);
+	start[META_BLOCK_BITMAP] = le32_to_cpu(gd->bg_block_bitmap);
+	start[META_INODE_BITMAP] = le32_to_cpu(gd->bg_inode_bitmap);
+	start[META_INODE_TABLE] = le32_to_cpu(gd->bg_inode_table);
+	for (k = META_BLOCK_BITMAP; k < META_KINDS; k++)
+		end[k] = start[k] + (k == META_INODE_TABLE ? fs->fs_itable_blocks : 1);
+}
+
+/* Name the first two structures that hold block @blk: two overlap there. */
+static void report_overlap(const struct ext2_fs *fs, const char *dev, u32 blk)
+{
+	u64 start[META_KINDS], end[META_KINDS];
+	u32 g, k, n = 0, who[2][2];
+
+	for (g = 0; g < fs->fs_groups && n < 2; g++) {
+		group_structs(fs, g, start, end);
+		for (k = 0; k < META_KINDS && n < 2; k++)
+			if (start[k] <= blk && blk < end[k]) {
+				who[n][0] = g;
+				who[n++][1] = k;
+			}
+	}
+	KASSERT(n == 2);
+	pr_err("ext2 (%s): group %u's %s overlaps group %u's %s at block %u\n", dev, who[1][0],
+	       meta_kind_names[who[1][1]], who[0][0], meta_kind_names[who[0][1]], blk);
+}
+
+static int cmp_zone(const void *a, const void *b)
+{
+	const struct ext2_zone *x = a, *y = b;
+
+	return x->z_start < y->z_start ? -1 : x->z_start > y->z_start;
 }
 
 /**
@@ -72,56 +90,54 @@ static u32 group_extents(const struct ext2_fs *fs, u32 g, struct meta_extent *e)
  */
 int ext2_meta_init(struct ext2_fs *fs, const char *dev)
 {
-	u64 cap = (u64)fs->fs_groups * META_KINDS;
-	struct meta_extent *e;
-	struct ext2_zone *z;
-	u32 n = 0, g, i, nz = 0;
-	int err = 0;
+	u64 start[META_KINDS], end[META_KINDS], cap = 0;
+	struct ext2_zone *z, *fit;
+	u32 n = 0, g, k, i, nz;
 
-	if (cap > (u64)UINT32_MAX / sizeof(*e))
-		return -ENOMEM;
-	e = kmalloc((size_t)cap * sizeof(*e), GFP_KERNEL);
-	if (!e)
-		return -ENOMEM;
 	for (g = 0; g < fs->fs_groups; g++)
-		n += group_extents(fs, g, e + n);
-	sort(e, n, sizeof(*e), cmp_extent);
-	for (i = 0; i < n; i++) {
-		const struct meta_extent *x = &e[i], *prev = i ? &e[i - 1] : NULL;
-
-		if ((u64)x->me_start + x->me_len > fs->fs_blocks_count) {
-			pr_err("ext2 (%s): group %u's %s runs past the end of the filesystem\n",
-			       dev, x->me_group, meta_kind_names[x->me_kind]);
-			err = -EINVAL;
-			goto free_extents;
-		}
-		if (prev && x->me_start < prev->me_start + prev->me_len) {
-			pr_err("ext2 (%s): group %u's %s overlaps group %u's %s at block %u\n", dev,
-			       x->me_group, meta_kind_names[x->me_kind], prev->me_group,
-			       meta_kind_names[prev->me_kind], x->me_start);
-			err = -EINVAL;
-			goto free_extents;
+		cap += META_KINDS - !ext2_group_has_super(fs, g);
+	if (cap > (u64)UINT32_MAX / sizeof(*z))
+		return -ENOMEM;
+	z = kmalloc((size_t)cap * sizeof(*z), GFP_KERNEL);
+	if (!z)
+		return -ENOMEM;
+	for (g = 0; g < fs->fs_groups; g++) {
+		group_structs(fs, g, start, end);
+		for (k = 0; k < META_KINDS; k++) {
+			if (start[k] == end[k])
+				continue;
+			if (end[k] > fs->fs_blocks_count) {
+				pr_err("ext2 (%s): group %u's %s runs past the end of the filesystem\n",
+				       dev, g, meta_kind_names[k]);
+				goto invalid;
+			}
+			z[n++] = (struct ext2_zone){ (u32)start[k], (u32)end[k] };
 		}
 	}
-	/* The zones: the extents, sorted and disjoint, with touching ones merged. */
-	z = kmalloc(n * sizeof(*z), GFP_KERNEL);
-	if (!z) {
-		err = -ENOMEM;
-		goto free_extents;
-	}
-	for (i = 0; i < n; i++) {
-		u32 end = e[i].me_start + e[i].me_len;
-
-		if (nz > 0 && e[i].me_start == z[nz - 1].z_end)
-			z[nz - 1].z_end = end;
+	sort(z, n, sizeof(*z), cmp_zone);
+	/* Disjoint so far, so the zone before ends last: merge touching ones in place. */
+	for (i = 0, nz = 0; i < n; i++) {
+		if (nz > 0 && z[i].z_start < z[nz - 1].z_end) {
+			report_overlap(fs, dev, z[i].z_start);
+			goto invalid;
+		}
+		if (nz > 0 && z[i].z_start == z[nz - 1].z_end)
+			z[nz - 1].z_end = z[i].z_end;
 		else
-			z[nz++] = (struct ext2_zone){ e[i].me_start, end };
+			z[nz++] = z[i];
+	}
+	fit = kmalloc(nz * sizeof(*z), GFP_KERNEL);	/* usually far fewer than n */
+	if (fit) {
+		memcpy(fit, z, nz * sizeof(*z));
+		kfree(z);
+		z = fit;
 	}
 	fs->fs_zones = z;
 	fs->fs_nzones = nz;
-free_extents:
-	kfree(e);
-	return err;
+	return 0;
+invalid:
+	kfree(z);
+	return -EINVAL;
 }
 
 /**
