@@ -159,6 +159,7 @@ static int cmd_mount(int argc, char **argv)
 {
 	struct block_device *bdev;
 	unsigned flags = 0;
+	int err;
 
 	if (argc == 1)
 		return mount_list();
@@ -172,7 +173,12 @@ static int cmd_mount(int argc, char **argv)
 		bdev = bdev_lookup(argv[1]);
 	if (!bdev)
 		return -ENODEV;
-	return fs_mount_bdev(bdev, argv[2], NULL, flags);
+	err = fs_mount_bdev(bdev, argv[2], NULL, flags);
+	if (err == -EINVAL) {	/* the filesystem refused it, and said why: not a usage error */
+		kprintf("mount: %s: not mounted: the filesystem refused it\n", argv[1]);
+		return -ECANCELED;
+	}
+	return err;
 }
 SHELL_COMMAND("mount", cmd_mount, "mount [DEV|PARTUUID=..|UUID=.. DIR [ro]]",
 	      "mount a filesystem on directory DIR (or at a new /NAME), or list mounts");
@@ -226,13 +232,16 @@ static int last_mount(struct vfs_mount *m, void *last)
  * At power-off, reboot and the end of a run=: unmount everything, last
  * mounted first so that each mount goes before the one it sits on.  That
  * writes back, flushes and marks each filesystem clean, so the next mount
- * (here, or Linux's e2fsck) finds it consistent.  One that cannot be
- * unmounted (files open) is at least synced.  Runs before the block
+ * (here, or Linux's e2fsck) finds it consistent.  A filesystem whose
+ * write-back fails is unmounted all the same (marked with errors) and the
+ * others still go; one that cannot be unmounted (files open) stops the
+ * walk, and everything is at least synced.  Runs before the block
  * layer's hook, which flushes the disks' write caches.
  */
 static void fs_shutdown(void)
 {
 	char name[BDEV_NAME_LEN];
+	struct block_device *bdev;
 	struct vfs_mount *m;
 	int err;
 
@@ -241,14 +250,18 @@ static void fs_shutdown(void)
 		vfs_for_each_mount(last_mount, &m);
 		if (!m)
 			return;
-		str_copy(name, bdev_name(m->mnt_bdev), sizeof(name));
+		bdev = m->mnt_bdev;
+		str_copy(name, bdev_name(bdev), sizeof(name));
 		err = fs_umount(m);
-		if (err) {
+		if (!err)
+			continue;
+		if (vfs_for_each_mount(mount_uses, bdev)) {
 			pr_err("fs: %s: cannot unmount at shutdown: %s; syncing instead\n",
 			       name, errstr(err));
 			vfs_sync();
 			return;
 		}
+		pr_err("fs: %s: unmounted at shutdown, with errors: %s\n", name, errstr(err));
 	}
 }
 

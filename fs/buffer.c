@@ -8,8 +8,10 @@
  * layer as one {page, offset, len} vector.  All I/O is bios: a read of a
  * run of blocks is one multi-page bio; write-back sorts the dirty blocks
  * by number and sends each run of consecutive blocks as one bio, so the
- * elevator sees large requests in sector order; sync_blockdev ends with a
- * cache flush, the ordering promise the filesystem relies on.
+ * elevator sees large requests in sector order (a run that fails is
+ * written again block by block, so that a bad sector costs only its own
+ * block); sync_blockdev ends with a cache flush, the ordering promise the
+ * filesystem relies on.
  *
  * Sequential readahead: per device the cache remembers the next block it
  * expects; a hit on it doubles a window (up to RA_MAX_BYTES) and reads
@@ -627,17 +629,79 @@ static int cmp_block(const void *a, const void *b)
 }
 
 /*
+ * Write v[0..n) (sorted by cmp_block, each referenced and marked BH_Lock)
+ * as one bio per run of at most @max consecutive blocks, and wait for all
+ * of them.  Returns 0 or -EIO; a buffer whose write failed is dirty again,
+ * with BH_Error.
+ */
+static int write_buffers(struct buffer_head **v, size_t n, size_t max)
+{
+	struct completion done;
+	unsigned long flags;
+	size_t i, j;
+	int pending = 1, err = 0;	/* pending held until every run is submitted */
+
+	init_completion(&done);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && j - i < max &&
+		     v[j]->b_bdev == v[i]->b_bdev && v[j]->b_size == v[i]->b_size &&
+		     v[j]->b_blocknr == v[j - 1]->b_blocknr + 1; j++)
+			;
+		submit_run(v + i, (unsigned)(j - i), true, &pending, &done, &err);
+		cache.writes += j - i;
+	}
+	local_irq_save(flags);
+	if (--pending == 0)
+		complete(&done);
+	local_irq_restore(flags);
+	for (i = 0; i < n; i++)		/* runs are sorted by device */
+		if (i == 0 || v[i]->b_bdev != v[i - 1]->b_bdev)
+			kick(v[i]->b_bdev);
+	wait_for_completion(&done);
+	return err ? -EIO : 0;
+}
+
+/*
+ * After a failed write_buffers(), write each buffer that failed again on
+ * its own, waiting for each so that the queue cannot merge them: a request
+ * fails as a whole, and one bad sector must not cost the blocks that merely
+ * shared it (nor a passing error any block).  Returns 0 or -EIO.
+ */
+static int rewrite_failed(struct buffer_head **v, size_t n)
+{
+	struct buffer_head *bh;
+	unsigned long flags;
+	int err = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		bh = v[i];
+		spin_lock_irqsave(&cache.lock, flags);
+		if (!buffer_dirty(bh) || !(bh->b_state & (1UL << BH_Error))) {
+			spin_unlock_irqrestore(&cache.lock, flags);
+			continue;
+		}
+		bh->b_state &= ~(1UL << BH_Dirty);
+		bh->b_state |= 1UL << BH_Lock;
+		spin_unlock_irqrestore(&cache.lock, flags);
+		if (write_buffers(&v[i], 1, 1))
+			err = -EIO;
+	}
+	return err;
+}
+
+/*
  * Write the dirty buffers of bdev (all devices if NULL) in block order,
- * as one bio per run of consecutive blocks, and wait for all of them.
- * Returns 0 or the first error.
+ * as one bio per run of consecutive blocks, and wait for all of them;
+ * the blocks of a run that failed are tried again one by one.  Returns 0
+ * or -EIO (the buffers that could not be written stay dirty).
  */
 static int writeback(struct block_device *bdev)
 {
 	struct buffer_head **v, *bh;
-	struct completion done;
 	unsigned long flags;
-	size_t n = 0, cap, i, j;
-	int pending = 0, err = 0;
+	size_t n = 0, cap, i;
+	int err;
 
 	cap = cache.nr_buffers;
 	if (!cap)
@@ -663,32 +727,13 @@ static int writeback(struct block_device *bdev)
 	spin_unlock_irqrestore(&cache.lock, flags);
 
 	sort(v, n, sizeof(*v), cmp_block);
-	init_completion(&done);
-	pending = 1;	/* held until every run is submitted */
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && j - i < BIO_MAX_VECS &&
-		     v[j]->b_bdev == v[i]->b_bdev && v[j]->b_size == v[i]->b_size &&
-		     v[j]->b_blocknr == v[j - 1]->b_blocknr + 1; j++)
-			;
-		submit_run(v + i, (unsigned)(j - i), true, &pending, &done, &err);
-		cache.writes += j - i;
-	}
-	{
-		unsigned long f;
-
-		local_irq_save(f);
-		if (--pending == 0)
-			complete(&done);
-		local_irq_restore(f);
-	}
-	for (i = 0; i < n; i++)		/* runs are sorted by device */
-		if (i == 0 || v[i]->b_bdev != v[i - 1]->b_bdev)
-			kick(v[i]->b_bdev);
-	wait_for_completion(&done);
+	err = write_buffers(v, n, BIO_MAX_VECS);
+	if (err)
+		err = rewrite_failed(v, n);
 	for (i = 0; i < n; i++)
 		brelse(v[i]);
 	kfree(v);
-	return err ? -EIO : 0;
+	return err;
 }
 
 int sync_dirty_buffer(struct buffer_head *bh)
@@ -733,7 +778,7 @@ int invalidate_bdev(struct block_device *bdev)
 	struct buffer_head *bh, *tmp;
 	unsigned long flags;
 	LIST_HEAD(victims);
-	int busy = 0;
+	int busy = 0, lost = 0;
 	unsigned i;
 
 	if (!cache.data[0])
@@ -743,10 +788,11 @@ int invalidate_bdev(struct block_device *bdev)
 		list_for_each_entry_safe(bh, tmp, &cache.hash[i], b_hash) {
 			if (bh->b_bdev != bdev)
 				continue;
-			if (!idle(bh)) {
+			if (bh->b_count || (bh->b_state & (1UL << BH_Lock))) {
 				busy++;
 				continue;
 			}
+			lost += buffer_dirty(bh);
 			__drop(bh);
 			list_add(&bh->b_lru, &victims);
 		}
@@ -757,12 +803,14 @@ int invalidate_bdev(struct block_device *bdev)
 	spin_unlock_irqrestore(&cache.lock, flags);
 	list_for_each_entry_safe(bh, tmp, &victims, b_lru)
 		free_buffer(bh);
+	if (lost)
+		pr_err("buffer: %s: %d blocks that could not be written are dropped\n",
+		       bdev_name(bdev), lost);
 	if (busy) {
-		pr_err("buffer: %s: %d buffers still in use or dirty at invalidate\n",
-		       bdev_name(bdev), busy);
+		pr_err("buffer: %s: %d buffers still in use at invalidate\n", bdev_name(bdev), busy);
 		return -EBUSY;
 	}
-	return 0;
+	return lost ? -EIO : 0;
 }
 
 /* --- direct I/O of whole blocks ------------------------------------------ */

@@ -129,8 +129,11 @@ int sync_dirty_buffer(struct buffer_head *bh);
 int sync_blockdev(struct block_device *bdev);
 
 /*
- * Forget every buffer of @bdev (at unmount, after sync_blockdev).
- * Returns 0, or -EBUSY if one still has a reference (a leak: reported).
+ * Forget every buffer of @bdev (at unmount, after sync_blockdev), dirty
+ * ones included: their writes failed, and a buffer must not outlive the
+ * mount to be written later behind the next user of the device.
+ * Returns 0, -EBUSY if one still has a reference (a leak), -EIO if dirty
+ * ones were dropped (both reported).
  */
 int invalidate_bdev(struct block_device *bdev);
 

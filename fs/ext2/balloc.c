@@ -5,9 +5,10 @@
  * A new block goes near @goal: first the rest of the goal's group from
  * the goal on, then the following groups in turn (skipping full ones),
  * then the start of the goal's group.  The bitmaps are disk contents and
- * so suspect: a bit that claims a group's own metadata free, a count that
- * disagrees with its bitmap, or a free of a block already free is reported
- * as corruption (ext2_error) and never followed blindly.
+ * so suspect: a bit that claims metadata free (any group's: with flex_bg
+ * it may lie anywhere, see meta.c), a count that disagrees with its
+ * bitmap, or a free of a block already free is reported as corruption
+ * (ext2_error) and never followed blindly.
  */
 #include "fs/ext2/ext2.h"
 #include "kernel/errno.h"
@@ -54,23 +55,6 @@ static u32 group_nblocks(const struct ext2_fs *fs, u32 g)
 	return min(fs->fs_blocks_per_group, fs->fs_blocks_count - first);
 }
 
-/* Is @blk one of the blocks group @g's own metadata occupies? */
-static bool ext2_is_metadata(const struct ext2_fs *fs, u32 g, u32 blk)
-{
-	const struct ext2_group_desc *gd = &fs->fs_gd[g];
-	u32 first = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
-	u32 it = le32_to_cpu(gd->bg_inode_table);
-
-	if (blk == le32_to_cpu(gd->bg_block_bitmap) || blk == le32_to_cpu(gd->bg_inode_bitmap))
-		return true;
-	if (blk >= it && blk < it + fs->fs_itable_blocks)
-		return true;
-	if (ext2_group_has_super(fs, g) &&
-	    blk <= first + fs->fs_gdt_blocks + le16_to_cpu(fs->fs_sb.s_reserved_gdt_blocks))
-		return blk >= first;
-	return false;
-}
-
 static void ext2_count_blocks(struct ext2_fs *fs, u32 g, int delta)
 {
 	struct ext2_group_desc *gd = &fs->fs_gd[g];
@@ -92,7 +76,8 @@ static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 max, u3
 {
 	u32 nbits = group_nblocks(fs, g), base = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
 	struct buffer_head *bh;
-	int bit, n, err = -ENOSPC;
+	int bit, n, i, err = -ENOSPC;
+	u32 run;
 
 	bh = ext2_bread(fs, le32_to_cpu(fs->fs_gd[g].bg_block_bitmap));
 	if (IS_ERR(bh))
@@ -111,19 +96,23 @@ static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 max, u3
 			err = -EUCLEAN;
 			break;
 		}
-		bit_set(bh->b_data, (u32)bit);
-		mark_buffer_dirty(bh);
-		if (ext2_is_metadata(fs, g, base + (u32)bit)) {
-			/* The bit was wrong; it stays set, which is now right. */
-			ext2_error(fs, "new_block", "bitmap of group %u marks metadata block %u free",
-				   g, base + (u32)bit);
+		run = ext2_data_run(fs, base + (u32)bit, min(max, nbits - (u32)bit));
+		if (!run) {
+			/* Wrong bits: set them, which is now right, and search on. */
+			for (n = bit; (u32)n < nbits && !bit_test(bh->b_data, (u32)n) &&
+				      !ext2_data_run(fs, base + (u32)n, 1); n++)
+				bit_set(bh->b_data, (u32)n);
+			mark_buffer_dirty(bh);
+			ext2_error(fs, "new_block", "bitmap of group %u marks metadata blocks %u-%u free",
+				   g, base + (u32)bit, base + (u32)n - 1);
 			continue;
 		}
 		/* Free neighbours only: a wrong bit is left for the search above to report. */
-		for (n = 1; (u32)n < max && (u32)(bit + n) < nbits &&
-			    !bit_test(bh->b_data, (u32)(bit + n)) &&
-			    !ext2_is_metadata(fs, g, base + (u32)(bit + n)); n++)
-			bit_set(bh->b_data, (u32)(bit + n));
+		for (n = 1; (u32)n < run && !bit_test(bh->b_data, (u32)(bit + n)); n++)
+			;
+		for (i = 0; i < n; i++)
+			bit_set(bh->b_data, (u32)(bit + i));
+		mark_buffer_dirty(bh);
 		ext2_count_blocks(fs, g, -n);
 		*out = base + (u32)bit;
 		err = n;
@@ -179,15 +168,11 @@ int ext2_free_block(struct ext2_fs *fs, u32 blk)
 	struct buffer_head *bh;
 	u32 g, bit;
 
-	if (!ext2_valid_block(fs, blk)) {
-		ext2_error(fs, "free_block", "block %u out of range", blk);
+	if (!ext2_data_run(fs, blk, 1)) {
+		ext2_error(fs, "free_block", "block %u is out of range or metadata", blk);
 		return -EUCLEAN;
 	}
 	g = ext2_block_group(fs, blk);
-	if (ext2_is_metadata(fs, g, blk)) {
-		ext2_error(fs, "free_block", "block %u is group %u's metadata", blk, g);
-		return -EUCLEAN;
-	}
 	bh = ext2_bread(fs, le32_to_cpu(fs->fs_gd[g].bg_block_bitmap));
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);

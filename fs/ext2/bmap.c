@@ -10,10 +10,11 @@
  *
  * A pointer of 0 is a hole: reads see zeroes and nothing is allocated.
  * Every pointer read from disk is checked to lie inside the filesystem
- * before it is followed; a bad one fails the access with -EUCLEAN and is
- * reported.  The tree has a fixed depth of at most three indirect levels,
- * so the recursion in the truncate walk is bounded by the format, not by
- * the disk.
+ * and outside its metadata (meta.c) before it is followed, so that no
+ * file write lands on a bitmap or an inode table; a bad one fails the
+ * access with -EUCLEAN and is reported.  The tree has a fixed depth of at
+ * most three indirect levels, so the recursion in the truncate walk is
+ * bounded by the format, not by the disk.
  */
 #include "fs/ext2/ext2.h"
 #include "kernel/errno.h"
@@ -92,7 +93,8 @@ static int ext2_alloc_run(struct ext2_inode_info *ei, u32 max, bool zero, u32 *f
 
 static int ext2_bad_pointer(struct ext2_inode_info *ei, u32 blk, u64 lblk)
 {
-	ext2_error(ei->ei_fs, "bmap", "inode %u: block %u (for block %llu) out of range",
+	ext2_error(ei->ei_fs, "bmap",
+		   "inode %u: block %u (for block %llu) out of range or metadata",
 		   ei->ei_ino, blk, (unsigned long long)lblk);
 	return -EUCLEAN;
 }
@@ -147,7 +149,7 @@ int ext2_map_blocks(struct ext2_inode_info *ei, struct ext2_map *map, unsigned f
 				mark_buffer_dirty(bh);
 			else
 				ext2_mark_dirty(ei);
-		} else if (!ext2_valid_block(fs, blk)) {
+		} else if (!ext2_data_run(fs, blk, 1)) {
 			err = ext2_bad_pointer(ei, blk, map->m_lblk);
 			goto out;
 		}
@@ -163,13 +165,13 @@ int ext2_map_blocks(struct ext2_inode_info *ei, struct ext2_map *map, unsigned f
 	}
 
 	blk = le32_to_cpu(slot[0]);
-	if (blk && !ext2_valid_block(fs, blk)) {
-		err = ext2_bad_pointer(ei, blk, map->m_lblk);
-		goto out;
-	}
 	if (blk) {
-		for (n = 1; n < max && le32_to_cpu(slot[n]) == blk + n &&
-			    ext2_valid_block(fs, blk + n); n++)
+		max = ext2_data_run(fs, blk, max);	/* a run stops short of metadata */
+		if (!max) {
+			err = ext2_bad_pointer(ei, blk, map->m_lblk);
+			goto out;
+		}
+		for (n = 1; n < max && le32_to_cpu(slot[n]) == blk + n; n++)
 			;
 	} else {
 		for (n = 1; n < max && !slot[n]; n++)
@@ -232,8 +234,9 @@ static int ext2_free_tree(struct ext2_inode_info *ei, le32 *p, int level, u64 fr
 
 	if (!blk)
 		return 0;
-	if (!ext2_valid_block(fs, blk)) {
-		ext2_error(fs, "truncate", "inode %u: block %u out of range", ei->ei_ino, blk);
+	if (!ext2_data_run(fs, blk, 1)) {
+		ext2_error(fs, "truncate", "inode %u: block %u out of range or metadata",
+			   ei->ei_ino, blk);
 		*p = 0;
 		return -EUCLEAN;
 	}

@@ -231,6 +231,21 @@ int ext2_dir_find(struct ext2_inode_info *dir, const char *name, size_t len, u32
 	return err;
 }
 
+/*
+ * The inode ".." of @dir names: 0, or -EUCLEAN (reported) when the entry
+ * is missing, -errno.
+ */
+int ext2_dir_parent(struct ext2_inode_info *dir, u32 *ino)
+{
+	int err = ext2_dir_find(dir, "..", 2, ino);
+
+	if (err == -ENOENT) {
+		ext2_error(dir->ei_fs, "dir", "directory inode %u has no \"..\"", dir->ei_ino);
+		err = -EUCLEAN;
+	}
+	return err;
+}
+
 /* The directory changed: times, and the htree index is no longer valid. */
 static void ext2_dir_changed(struct ext2_inode_info *dir)
 {
@@ -417,7 +432,10 @@ int ext2_lookup(struct vnode *v, const char *name, size_t len, struct vnode **ou
 
 	if (!ext2_isdir(dir))
 		return -ENOTDIR;
-	err = ext2_dir_find(dir, name, len, &ino);
+	if (len == 2 && name[0] == '.' && name[1] == '.')
+		err = ext2_dir_parent(dir, &ino);
+	else
+		err = ext2_dir_find(dir, name, len, &ino);
 	if (err)
 		return err;
 	err = ext2_iget(dir->ei_fs, ino, &ei);

@@ -19,6 +19,12 @@
 #define EXT2_D_ALLOC	0x02
 #define EXT2_D_DIR	0x04
 
+/* Blocks [z_start, z_end) hold metadata (see meta.c). */
+struct ext2_zone {
+	u32	z_start;
+	u32	z_end;
+};
+
 struct ext2_fs {
 	struct block_device	*fs_bdev;		/* [I] */
 	struct vfs_mount	*fs_mnt;		/* [I] */
@@ -43,6 +49,8 @@ struct ext2_fs {
 	bool			fs_flex_bg;		/* [I] metadata may be outside its group */
 	struct ext2_super_block	fs_sb;			/* [v] in-core copy */
 	struct ext2_group_desc	*fs_gd;			/* [v] in-core copies, fs_groups of them */
+	struct ext2_zone	*fs_zones;		/* [I] metadata, sorted, disjoint */
+	u32			fs_nzones;		/* [I] */
 	bool			fs_sb_dirty;		/* [v] fs_sb newer than the disk */
 	bool			fs_gd_dirty;		/* [v] fs_gd newer than the disk */
 	bool			fs_error;		/* [v] corruption seen since mount */
@@ -110,6 +118,10 @@ void ext2_error(struct ext2_fs *fs, const char *where, const char *fmt, ...) __p
 u32 ext2_now(void);
 int ext2_write_super(struct ext2_fs *fs);
 
+/* meta.c: where metadata lies */
+int ext2_meta_init(struct ext2_fs *fs, const char *dev);
+u32 ext2_data_run(const struct ext2_fs *fs, u32 blk, u32 n);
+
 /* balloc.c: blocks */
 int ext2_new_blocks(struct ext2_fs *fs, u32 goal, u32 max, u32 *out);
 int ext2_free_block(struct ext2_fs *fs, u32 blk);
@@ -152,6 +164,7 @@ int ext2_truncate_blocks(struct ext2_inode_info *ei, u64 size);
 
 /* dir.c */
 int ext2_dir_find(struct ext2_inode_info *dir, const char *name, size_t len, u32 *ino);
+int ext2_dir_parent(struct ext2_inode_info *dir, u32 *ino);
 int ext2_dir_add(struct ext2_inode_info *dir, const char *name, size_t len,
 		 u32 ino, u32 mode);
 int ext2_dir_remove(struct ext2_inode_info *dir, const char *name, size_t len);

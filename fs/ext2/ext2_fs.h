@@ -13,7 +13,8 @@
  * block after the superblock's; then per group a block bitmap, an inode
  * bitmap and an inode table, wherever the descriptors say.  With
  * sparse_super, groups 0, 1 and powers of 3, 5 and 7 carry backup copies
- * of superblock and descriptors.
+ * of superblock and descriptors; with sparse_super2, only the (at most two)
+ * groups s_backup_bgs names.
  */
 #ifndef FS_EXT2_EXT2_FS_H
 #define FS_EXT2_EXT2_FS_H
@@ -76,6 +77,7 @@ struct ext2_super_block {
 #define EXT2_FEATURE_COMPAT_EXT_ATTR		0x0008
 #define EXT2_FEATURE_COMPAT_RESIZE_INODE	0x0010
 #define EXT2_FEATURE_COMPAT_DIR_INDEX		0x0020
+#define EXT4_FEATURE_COMPAT_SPARSE_SUPER2	0x0200	/* backups only in s_backup_bgs */
 	le32	s_feature_incompat;
 #define EXT2_FEATURE_INCOMPAT_COMPRESSION	0x0001
 #define EXT2_FEATURE_INCOMPAT_FILETYPE		0x0002
@@ -126,7 +128,9 @@ struct ext2_super_block {
 	le32	s_first_meta_bg;
 	le32	s_mkfs_time;
 	le32	s_jnl_blocks[17];
-	u8	s_reserved_336[EXT2_SUPER_SIZE - 336];	/* ext4 64-bit fields and on */
+	u8	s_reserved_336[588 - 336];	/* ext4 64-bit fields and on */
+	le32	s_backup_bgs[2];		/* sparse_super2: the groups with backups */
+	u8	s_reserved_596[EXT2_SUPER_SIZE - 596];
 };
 _Static_assert(sizeof(struct ext2_super_block) == EXT2_SUPER_SIZE, "superblock size");
 _Static_assert(offsetof(struct ext2_super_block, s_magic) == 56, "s_magic");
@@ -139,6 +143,7 @@ _Static_assert(offsetof(struct ext2_super_block, s_last_mounted) == 136, "s_last
 _Static_assert(offsetof(struct ext2_super_block, s_reserved_gdt_blocks) == 206, "s_reserved_gdt");
 _Static_assert(offsetof(struct ext2_super_block, s_desc_size) == 254, "s_desc_size");
 _Static_assert(offsetof(struct ext2_super_block, s_jnl_blocks) == 268, "s_jnl_blocks");
+_Static_assert(offsetof(struct ext2_super_block, s_backup_bgs) == 588, "s_backup_bgs");
 
 /* Block group descriptor, doc section "Block Group Descriptor Table"; 32 bytes. */
 struct ext2_group_desc {

@@ -107,8 +107,10 @@ static int ext2_check_inode(struct ext2_fs *fs, struct ext2_inode_info *ei)
 
 /**
  * ext2_iget - the in-core inode for @ino, referenced
- * Returns 0, -EUCLEAN for a number out of range or an inode that fails
- * its checks (reported), -EIO, -ENOMEM.  Release with ext2_iput().
+ * Returns 0, -EUCLEAN for a number out of range, a reserved inode other
+ * than the root (the bad-blocks list, the resize inode, the journal: no
+ * name may lead to them, as on Linux) or an inode that fails its checks
+ * (reported), -EIO, -ENOMEM.  Release with ext2_iput().
  */
 int ext2_iget(struct ext2_fs *fs, u32 ino, struct ext2_inode_info **out)
 {
@@ -123,8 +125,9 @@ int ext2_iget(struct ext2_fs *fs, u32 ino, struct ext2_inode_info **out)
 		*out = ei;
 		return 0;
 	}
-	if (ino < EXT2_ROOT_INO || ext2_inode_loc(fs, ino, &blk, &off)) {
-		ext2_error(fs, "iget", "inode number %u out of range", ino);
+	if ((ino != EXT2_ROOT_INO && ino < fs->fs_first_ino) ||
+	    ext2_inode_loc(fs, ino, &blk, &off)) {
+		ext2_error(fs, "iget", "inode number %u out of range or reserved", ino);
 		return -EUCLEAN;
 	}
 	bh = ext2_bread(fs, blk);
@@ -307,9 +310,9 @@ static int ext2_release_xattr(struct ext2_inode_info *ei)
 
 	if (!blk)
 		return 0;
-	if (!ext2_valid_block(fs, blk)) {
-		ext2_error(fs, "release_xattr", "inode %u: attribute block %u out of range",
-			   ei->ei_ino, blk);
+	if (!ext2_data_run(fs, blk, 1)) {
+		ext2_error(fs, "release_xattr",
+			   "inode %u: attribute block %u out of range or metadata", ei->ei_ino, blk);
 		return -EUCLEAN;
 	}
 	bh = ext2_bread(fs, blk);

@@ -274,10 +274,15 @@ static int ext2_is_ancestor(struct ext2_fs *fs, u32 anc, u32 d)
 		err = ext2_iget(fs, d, &ei);
 		if (err)
 			return err;
-		err = ext2_isdir(ei) ? ext2_dir_find(ei, "..", 2, &up) : -ENOTDIR;
+		if (ext2_isdir(ei)) {
+			err = ext2_dir_parent(ei, &up);
+		} else {
+			ext2_error(fs, "rename", "\"..\" leads to inode %u, not a directory", d);
+			err = -EUCLEAN;
+		}
 		ext2_iput(ei);
 		if (err)
-			return err == -ENOENT || err == -ENOTDIR ? -EUCLEAN : err;
+			return err;
 		d = up;
 	}
 	ext2_error(fs, "rename", "directory loop above inode %u", d);
@@ -290,7 +295,7 @@ static int ext2_rename(struct vnode *odv, const char *oname, size_t olen,
 	struct ext2_inode_info *odir = EXT2_I(odv), *ndir = EXT2_I(ndv), *src, *dst = NULL;
 	struct ext2_fs *fs = odir->ei_fs;
 	bool isdir;
-	u32 dino;
+	u32 dino, up;
 	int err;
 
 	err = ext2_child(odir, oname, olen, &src);
@@ -314,7 +319,10 @@ static int ext2_rename(struct vnode *odv, const char *oname, size_t olen,
 	/* Ancestry first, as Linux checks it before the types (lock_rename). */
 	if (odir != ndir) {
 		if (isdir) {
-			err = ext2_is_ancestor(fs, src->ei_ino, ndir->ei_ino);
+			/* its ".." is rewritten last: it must be there before anything changes */
+			err = ext2_dir_parent(src, &up);
+			if (!err)
+				err = ext2_is_ancestor(fs, src->ei_ino, ndir->ei_ino);
 			if (err > 0)
 				err = -EINVAL;	/* into its own subtree */
 			if (err)

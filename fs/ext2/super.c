@@ -7,10 +7,12 @@
  * geometry field against the others and against the device before using
  * any of them (the disk is hostile), sorts the features into understood,
  * refused (unknown incompat: no mount) and read-only (unknown ro_compat),
- * then loads and bounds-checks every group descriptor.  Read-write mounts
+ * then loads and bounds-checks every group descriptor and refuses
+ * descriptors whose structures overlap (meta.c).  Read-write mounts
  * clear EXT2_VALID_FS on disk while mounted and bump s_mnt_count; unmount
- * writes back the state found at mount, plus EXT2_ERROR_FS if corruption
- * was seen, as Linux does.
+ * writes everything back, then the superblock with the state found at
+ * mount, plus EXT2_ERROR_FS if corruption was seen (as Linux does) or the
+ * write-back failed (so that the next e2fsck -p checks it).
  *
  * The in-core superblock and descriptors are the authority while mounted
  * (the allocators update them); ext2_write_super() copies them to their
@@ -146,14 +148,20 @@ struct buffer_head *ext2_getblk_zero(struct ext2_fs *fs, u32 blk)
 	return bh;
 }
 
-/* Does @group hold a superblock backup (doc: "sparse_super")? */
+/* Does @group hold a superblock backup (doc: "sparse_super"; ext4 wiki: "sparse_super2")? */
 bool ext2_group_has_super(const struct ext2_fs *fs, u32 group)
 {
+	const struct ext2_super_block *sb = &fs->fs_sb;
 	u32 p;
 
-	if (group <= 1)
+	if (group == 0)
 		return true;
-	if (!(le32_to_cpu(fs->fs_sb.s_feature_ro_compat) & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER))
+	if (le32_to_cpu(sb->s_feature_compat) & EXT4_FEATURE_COMPAT_SPARSE_SUPER2)
+		return group == le32_to_cpu(sb->s_backup_bgs[0]) ||
+		       group == le32_to_cpu(sb->s_backup_bgs[1]);
+	if (group == 1)
+		return true;
+	if (!(le32_to_cpu(sb->s_feature_ro_compat) & EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER))
 		return true;
 	if (!(group & 1))
 		return false;
@@ -397,14 +405,15 @@ static int ext2_probe(struct block_device *bdev)
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);
 	sb = (struct ext2_super_block *)bh->b_data;
-	found = le16_to_cpu(sb->s_magic) == EXT2_SUPER_MAGIC &&
-		le32_to_cpu(sb->s_log_block_size) <= EXT2_MAX_BLOCK_LOG - EXT2_MIN_BLOCK_LOG;
+	/* The magic alone: a damaged superblock is ext2's to refuse, with the reason. */
+	found = le16_to_cpu(sb->s_magic) == EXT2_SUPER_MAGIC;
 	brelse(bh);
 	return found;
 }
 
 static void ext2_free_fs(struct ext2_fs *fs)
 {
+	kfree(fs->fs_zones);
 	kfree(fs->fs_gd);
 	kfree(fs);
 }
@@ -447,6 +456,8 @@ static int ext2_mount(struct vfs_mount *mnt, struct block_device *bdev)
 		goto free_fs;
 	fs->fs_max_size = ext2_max_size(fs);
 	err = ext2_load_groups(fs, dev);
+	if (!err)
+		err = ext2_meta_init(fs, dev);
 	if (err)
 		goto free_fs;
 
@@ -530,7 +541,7 @@ static int ext2_umount(struct vfs_mount *mnt)
 {
 	struct ext2_fs *fs = mnt->mnt_priv;
 	struct ext2_inode_info *ei;
-	int err;
+	int err, e;
 
 	list_for_each_entry(ei, &fs->fs_inodes, ei_link)
 		if (&ei->ei_vnode == mnt->mnt_root ? ei->ei_vnode.v_count > 1
@@ -538,23 +549,29 @@ static int ext2_umount(struct vfs_mount *mnt)
 			return -EBUSY;
 	err = vnode_put(mnt->mnt_root);
 	mnt->mnt_root = NULL;
+	e = ext2_flush(fs);
+	if (e && !err)
+		err = e;
 	if (!fs->fs_rdonly) {
+		/* Clean only if everything else reached the disk: the superblock goes last. */
 		u16 state = fs->fs_mount_state;
 
-		if (fs->fs_error || (le16_to_cpu(fs->fs_sb.s_state) & EXT2_ERROR_FS))
+		if (e)
+			pr_err("ext2 (%s): write-back failed at unmount; marking the filesystem "
+			       "with errors\n", bdev_name(fs->fs_bdev));
+		if (e || fs->fs_error || (le16_to_cpu(fs->fs_sb.s_state) & EXT2_ERROR_FS))
 			state |= EXT2_ERROR_FS;
 		fs->fs_sb.s_state = cpu_to_le16(state);
 		fs->fs_sb_dirty = true;
-		fs->fs_gd_dirty = true;
+		e = ext2_flush(fs);
+		if (e && !err)
+			err = e;
 	}
-	if (!err)
-		err = ext2_flush(fs);
-	else
-		ext2_flush(fs);	/* error already printed; write what we can */
 	if (fs->fs_ninodes)
 		panic("ext2_umount: %u in-core inodes left", fs->fs_ninodes);
-	if (invalidate_bdev(fs->fs_bdev) && !err)
-		err = -EBUSY;
+	e = invalidate_bdev(fs->fs_bdev);
+	if (e && !err)
+		err = e;
 	ext2_free_fs(fs);
 	mnt->mnt_priv = NULL;
 	return err;

@@ -7,7 +7,7 @@ ROOT=$PWD
 export PATH=$PATH:/usr/sbin:/sbin
 FSCLI=$ROOT/build/host/fscli
 FS_SRCS="tests/host/fscli.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c fs/fillgen.c lib/sha256.c
-	lib/strutil.c lib/errstr.c $(ls fs/ext2/*.c)
+	lib/strutil.c lib/errstr.c lib/sort.c $(ls fs/ext2/*.c)
 	tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
 	tests/unit/fakes/wallclock_fake.c tests/unit/host/*.c"
 HCFLAGS="-std=gnu11 -g -O1 -I. -DHOST_TEST -Wall -Wextra -Werror -Wno-unused-parameter

@@ -2,7 +2,7 @@
 # The ext2 fuzz target (tests/fuzz/fuzz_ext2.c) built with libFuzzer and
 # run for a bounded number of inputs from a seed corpus of small images
 # made here by mke2fs (1 and 4 KiB blocks, 128/256-byte inodes, rev 0,
-# filetype or not, files, directories, symlinks).  Without the libFuzzer
+# filetype or not, flex_bg, files, directories, symlinks).  Without the libFuzzer
 # runtime (Debian: libclang-rt-14-dev, or the clang package of the
 # release), the corpus is replayed through the same target with a plain
 # main instead.  FUZZ_RUNS sets the number of mutated inputs (default
@@ -17,7 +17,7 @@ else
 fi
 mkdir -p build/fuzz/ext2
 SRCS="tests/fuzz/fuzz_ext2.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c $(ls fs/ext2/*.c)
-	lib/strutil.c lib/errstr.c tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
+	lib/strutil.c lib/errstr.c lib/sort.c tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
 	tests/unit/fakes/wallclock_fake.c tests/unit/host/kernel_shim.c"
 mkdir -p build/host $T/corpus $T/src/d/e
 echo hi > $T/src/d/file
@@ -26,12 +26,12 @@ ln -s d/file $T/src/sym
 ln -s "$(printf 'p/%.0s' {1..40})" $T/src/slow
 i=0
 for opts in "-b 1024 -I 128" "-b 1024 -I 256" "-b 4096 -I 128" "-b 1024 -O none" \
-	    "-b 1024 -r 0 -O none" "-b 2048 -O none,filetype"; do
+	    "-b 1024 -r 0 -O none" "-b 2048 -O none,filetype" "-b 1024 -g 256 -O flex_bg -G 4"; do
 	# shellcheck disable=SC2086
 	mkimg $T/corpus/seed$i 400k "$T/src" $opts -N 32
 	i=$((i + 1))
 done
-check "fuzz/seed_corpus_made" test "$(ls $T/corpus | wc -l)" -eq 6
+check "fuzz/seed_corpus_made" test "$(ls $T/corpus | wc -l)" -eq 7
 
 # shellcheck disable=SC2086
 if clang -g -O1 -I. -DHOST_TEST -fsanitize=fuzzer,address,undefined -o build/host/fuzz_ext2 \

@@ -137,3 +137,96 @@ run < <(echo "sync")
 check "state/mount_count_2" sh -c "dumpe2fs -h $T/img 2>/dev/null | grep -q 'Mount count: *2$'"
 run -r < <(echo "sync")
 check "state/readonly_mount_not_counted" sh -c "dumpe2fs -h $T/img 2>/dev/null | grep -q 'Mount count: *2$'"
+
+# Metadata is never file data.  changed_blocks IMG ORIG: the 1 KiB blocks
+# that differ; only the superblock (1: state, times) may.
+changed_blocks() { cmp -l "$1" "$2" | awk '{print int(($1 - 1) / 1024)}' | sort -un | tr '\n' ' '; }
+geom() { dumpe2fs "$T/img" 2>/dev/null | sed -n "s/^  $1 at \([0-9]*\).*/\1/p" | sed -n "${2:-1}p"; }
+# A block pointer at the superblock, the descriptors, a bitmap or the inode
+# table: reads and writes fail with -EUCLEAN, nothing but the superblock
+# changes.  (Before, a write through it overwrote the bitmap or the table.)
+fresh
+for what in superblock:1 descriptors:2 "block_bitmap:$(geom 'Block bitmap')" \
+	    "inode_table:$(geom 'Inode table')"; do
+	fresh
+	debugfs -w -R "sif /f block[0] ${what#*:}" $T/img >/dev/null 2>&1
+	cp $T/img $T/orig
+	FSCLI_VERBOSE=1 run < <(printf '%s\n' "cat /d/f" "pwrite /d/f 0 xyz" "fill /d/f 5000 1" "sync")
+	check "pointer_to_${what%:*}/refused" sh -c "grep '^= ' $T/out | head -3 | grep -vqx '= -117'; test \$? -eq 1"
+	check "pointer_to_${what%:*}/reported" grep -q "block ${what#*:} (for block 0) out of range or metadata" $T/err
+	check "pointer_to_${what%:*}/only_superblock_changed" test "$(changed_blocks $T/img $T/orig)" = "1 "
+done
+# An indirect block at the inode table: the read fails, truncate drops the
+# pointer without freeing the table.
+fresh
+it=$(geom 'Inode table')
+debugfs -w -R "sif /big block[IND] $it" $T/img >/dev/null 2>&1
+run < <(printf '%s\n' "sha /d/big" "truncate /d/big 0")
+check "indirect_at_inode_table/read_EUCLEAN" sh -c "grep '^= ' $T/out | head -1 | grep -qx '= -117'"
+check "indirect_at_inode_table/still_in_use" sh -c "debugfs -R 'testb $it' $T/img 2>&1 | grep -q 'marked in use'"
+
+# A bitmap that claims metadata free: with flex_bg, group 1's inode table
+# lies in group 0, and group 0's bitmap says 20 of its blocks are free.  The
+# allocator must report it and allocate elsewhere.
+mkimg $T/img 32M "$S" -b 1024 -I 128 -O flex_bg -G 4
+it1=$(geom 'Inode table' 2)
+debugfs -w -R "freeb $it1 20" $T/img >/dev/null 2>&1
+FSCLI_VERBOSE=1 run < <(printf '%s\n' "fill /d/new 30000 1" "df")
+check "flex_bg_bitmap_claims_table_free/write_works" sh -c "grep '^= ' $T/out | head -1 | grep -qx '= 0'"
+check "flex_bg_bitmap_claims_table_free/reported" grep -q "marks metadata blocks $it1-$((it1 + 19)) free" $T/err
+check "flex_bg_bitmap_claims_table_free/table_not_allocated" sh -c \
+	"debugfs -R 'blocks /new' $T/img 2>/dev/null | tr ' ' '\n' | awk '\$1 >= $it1 && \$1 < $it1 + 256' | grep -q .; test \$? -eq 1"
+check "flex_bg_bitmap_claims_table_free/data_intact" bash -c \
+	"debugfs -R 'cat /new' $T/img 2>/dev/null | cmp -s - <(python3 tools/fillgen.py 30000 1)"
+check "flex_bg_bitmap_claims_table_free/other_groups_inodes_intact" sh -c \
+	"e2fsck -fn $T/img 2>&1 | grep -q 'Inode.*\(invalid\|bad\)'; test \$? -eq 1"
+
+# Group structures that overlap one another (or the superblock and the
+# descriptors): the mount is refused, naming both, and nothing is written.
+fresh
+for spec in "0 block_bitmap $(geom 'Inode bitmap')" "0 inode_bitmap 1" \
+	    "0 block_bitmap $(( $(geom 'Inode table') + 5 ))" "0 inode_table 30"; do
+	fresh
+	debugfs -w -R "set_bg $spec" $T/img >/dev/null 2>&1
+	cp $T/img $T/orig
+	name="overlap_$(echo "$spec" | tr ' ' _)"
+	FSCLI_VERBOSE=1 run < <(echo "ls /d")
+	check "$name/mount_refused" grep -qx "mount = -22" $T/out
+	check "$name/names_the_overlap" grep -q "group 0's .* overlaps group 0's " $T/err
+	check "$name/image_untouched" cmp -s $T/img $T/orig
+done
+
+# Names that lead to reserved inodes (the resize inode, the bad blocks
+# list): refused, as Linux refuses them, so nothing can write or free them.
+fresh
+printf '%s\n' "ln <7> /res7" "ln <1> /bad1" | debugfs -w -f - $T/img >/dev/null 2>&1
+cp $T/img $T/orig
+FSCLI_VERBOSE=1 run < <(printf '%s\n' "sha /d/res7" "fill /d/res7 3000 1" "rm /d/res7" "stat /d/bad1" "stat /d/f")
+check "reserved_inode/refused" sh -c "grep '^= ' $T/out | head -4 | grep -vqx '= -117'; test \$? -eq 1"
+check "reserved_inode/reported" grep -q "inode number 7 out of range or reserved" $T/err
+check "reserved_inode/others_fine" sh -c "grep '^= ' $T/out | sed -n 5p | grep -qx '= 0'"
+check "reserved_inode/only_superblock_changed" test "$(changed_blocks $T/img $T/orig)" = "1 "
+
+# A directory without "..": moving it to another directory fails before
+# anything changes, naming the directory.
+fresh
+blk=$(debugfs -R "blocks /c" $T/img 2>/dev/null | awk '{print $1}')
+patch $T/img $((blk * 1024 + 4)) H 1024	# "." swallows ".."
+cp $T/img $T/orig
+FSCLI_VERBOSE=1 run < <(printf '%s\n' "mv /d/c /d/a/c" "ls /d/c/..")
+check "no_dotdot/rename_EUCLEAN" sh -c "grep '^= ' $T/out | head -1 | grep -qx '= -117'"
+check "no_dotdot/lookup_EUCLEAN" sh -c "grep '^= ' $T/out | sed -n 2p | grep -qx '= -117'"
+check "no_dotdot/reported" grep -q "directory inode $(debugfs -R 'stat /c' $T/orig 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p') has no \"..\"" $T/err
+check "no_dotdot/only_superblock_changed" test "$(changed_blocks $T/img $T/orig)" = "1 "
+
+# Legitimate layouts the metadata zones must not mistake for overlaps:
+# sparse_super2 (backups only where s_backup_bgs says), flex_bg, packed
+# metadata.  Mount, read, write, and e2fsck finds it clean.
+for layout in "sparse_super2:-O sparse_super2" "flex_bg:-O flex_bg -G 16" \
+	      "packed_meta:-O flex_bg -E packed_meta_blocks=1"; do
+	# shellcheck disable=SC2086
+	mkimg $T/img 64M "$S" -b 1024 ${layout#*:}
+	run < <(printf '%s\n' "sha /d/big" "fill /d/n 2000000 1")
+	check "layout_${layout%%:*}/mounts_reads_writes" sh -c "test \$(grep -cx '= 0' $T/out) -eq 2"
+	check "layout_${layout%%:*}/e2fsck_clean" fsck_clean $T/img
+done
