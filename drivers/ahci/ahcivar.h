@@ -168,7 +168,7 @@ struct ahci_softc {
 	bool			sc_dma64;	/* [I] CAP.S64A and not forced off */
 	bool			sc_ncq;		/* [I] CAP.SNCQ and allowed */
 	int			sc_irq;		/* [I] */
-	struct ahci_port	*sc_ports[AHCI_MAX_PORTS];	/* [I] NULL: not implemented */
+	struct ahci_port	*sc_ports[AHCI_MAX_PORTS];	/* [I] NULL: not in PI */
 };
 
 /*

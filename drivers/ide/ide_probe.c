@@ -96,14 +96,16 @@ static bool ide_probe_present(struct ide_channel *ch, unsigned unit)
 }
 
 /*
- * A polled PIO data-in command of one 512-byte block (IDENTIFY): the
- * device stays masked (nIEN), so no interrupt is involved.  Returns 0,
- * -EIO if the device aborted it, -ETIMEDOUT if it never answered.
+ * A polled command with the device masked (nIEN), so no interrupt is
+ * involved: with @buf, PIO data-in of one 512-byte block (IDENTIFY), else
+ * a non-data command (SET FEATURES).  Returns 0, -EIO if the device
+ * aborted it (or, for data-in, offered no data), -ETIMEDOUT if it never
+ * answered.
  */
-static int ide_probe_pio_in(struct ide_channel *ch, unsigned unit,
+static int ide_probe_polled(struct ide_channel *ch, unsigned unit,
 			    const struct ata_taskfile *tf, u16 *buf)
 {
-	int st;
+	int st, err = 0;
 
 	ide_select(ch, unit);
 	st = ide_wait_not_busy(ch, IDE_PROBE_CMD_MS);
@@ -112,31 +114,14 @@ static int ide_probe_pio_in(struct ide_channel *ch, unsigned unit,
 	ide_load_tf(ch, tf, unit);
 	st = ide_wait_not_busy(ch, IDE_PROBE_CMD_MS);
 	if (st < 0)
-		return st;
-	if ((st & ATA_STATUS_ERR) || !(st & ATA_STATUS_DRQ)) {
-		(void)ide_read(ch, IDE_REG_STATUS);
-		return -EIO;
-	}
-	ide_data_in(ch, buf, ATA_ID_WORDS);
-	(void)ide_read(ch, IDE_REG_STATUS);
-	return 0;
-}
-
-/* A polled non-data command (SET FEATURES).  Returns 0, -EIO or -ETIMEDOUT. */
-static int ide_probe_nodata(struct ide_channel *ch, unsigned unit, const struct ata_taskfile *tf)
-{
-	int st;
-
-	ide_select(ch, unit);
-	st = ide_wait_not_busy(ch, IDE_PROBE_CMD_MS);
-	if (st < 0)
-		return st;
-	ide_load_tf(ch, tf, unit);
-	st = ide_wait_not_busy(ch, IDE_PROBE_CMD_MS);
-	(void)ide_read(ch, IDE_REG_STATUS);
-	if (st < 0)
-		return st;
-	return (st & (ATA_STATUS_ERR | ATA_STATUS_DF)) ? -EIO : 0;
+		err = st;
+	else if (buf ? (st & ATA_STATUS_ERR) || !(st & ATA_STATUS_DRQ)
+		     : (st & (ATA_STATUS_ERR | ATA_STATUS_DF)))
+		err = -EIO;
+	else if (buf)
+		ide_data_in(ch, buf, ATA_ID_WORDS);
+	(void)ide_read(ch, IDE_REG_STATUS);	/* the command is over: clear INTRQ */
+	return err;
 }
 
 /*
@@ -169,7 +154,7 @@ static void ide_probe_dma(struct ide_drive *d)
 			return;
 		mode = 31 - __builtin_clz(ai->ai_mwdma_modes);
 		ata_set_features(&tf, ATA_SF_SET_XFER_MODE, (u8)(ATA_XFER_MWDMA | mode));
-		err = ide_probe_nodata(ch, d->dr_unit, &tf);
+		err = ide_probe_polled(ch, d->dr_unit, &tf, NULL);
 		if (err) {
 			pr_warn("%s: cannot select multiword DMA mode %d (%s): using PIO\n",
 				d->dr_name, mode, errstr(err));
@@ -203,7 +188,7 @@ static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ide_kind k
 	if (d->dr_kind == IDE_KIND_ATAPI) {
 		ata_identify(&tf, true);
 		model[0] = '\0';
-		if (!ide_probe_pio_in(ch, unit, &tf, buf))
+		if (!ide_probe_polled(ch, unit, &tf, buf))
 			ata_id_string(buf, ATA_ID_MODEL, ATA_ID_MODEL_WORDS, model);
 		pr_info("%s: ATAPI device \"%s\": not handled by this driver, left alone\n",
 			d->dr_name, model);
@@ -212,7 +197,7 @@ static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ide_kind k
 	if (d->dr_kind == IDE_KIND_NONE)
 		return 0;
 	ata_identify(&tf, false);
-	err = ide_probe_pio_in(ch, unit, &tf, buf);
+	err = ide_probe_polled(ch, unit, &tf, buf);
 	if (!err)
 		err = ata_id_parse(buf, &d->dr_id);
 	if (err) {
