@@ -2,9 +2,9 @@
  * Waiting without processes, and deferred work.
  *
  * A waiter runs deferred work, then checks its condition with interrupts
- * off and, if it does not hold, enables interrupts and halts in one step
- * (sti; hlt), so an interrupt that completes the wait between the check
- * and the halt still wakes it.  The tick guarantees a wake-up at least
+ * off and, if it does not hold, waits for an interrupt (kernel/idle.h),
+ * so an interrupt that completes the wait between the check and the halt
+ * still wakes it.  The tick guarantees a wake-up at least
  * every 1/HZ, which bounds timeouts.
  *
  * Deferred work is a FIFO of struct work, queued from anywhere (interrupt
@@ -15,6 +15,7 @@
 #include "kernel/work.h"
 #include "kernel/spinlock.h"
 #include "kernel/cpu.h"
+#include "kernel/idle.h"
 #include "kernel/irq.h"
 #include "kernel/time.h"
 #include "kernel/errno.h"
@@ -69,7 +70,7 @@ void cpu_idle_once(void)
 	run_deferred_work();
 	local_irq_save(flags);
 	if (!work_pending_any())
-		safe_halt();	/* returns with interrupts on, after one */
+		idle_halt();
 	local_irq_restore(flags);
 }
 
@@ -96,7 +97,7 @@ static int wait_until(struct completion *c, u64 deadline_ns)
 			return -ETIMEDOUT;
 		}
 		if (!work_pending_any())
-			safe_halt();
+			idle_halt();
 		local_irq_restore(flags);
 	}
 }

@@ -143,6 +143,8 @@ u64 irq_count(unsigned irq)
 /* The frame of the interrupt being handled (interrupts are off meanwhile). */
 static const struct trap_frame *irq_frame;
 
+u32 irq_seq;
+
 const struct trap_frame *get_irq_regs(void)
 {
 	return irq_frame;
@@ -161,6 +163,7 @@ void irq_dispatch(unsigned irq, const struct trap_frame *tf)
 	if (chip && chip->spurious && chip->spurious(irq))
 		return;
 	d->id_count++;
+	irq_seq++;
 	irq_frame = tf;
 	for (a = d->id_actions; a; a = a->ia_next)
 		if (a->ia_handler(irq, a->ia_data) == IRQ_HANDLED)

@@ -33,5 +33,7 @@ const struct trap_frame *get_irq_regs(void);
 
 /* Count of interrupts taken on a line, for the shell's irq listing. */
 u64 irq_count(unsigned irq);
+/* Bumped by every interrupt dispatched: a poller's way to see one came. */
+extern u32 irq_seq;
 
 #endif
