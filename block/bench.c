@@ -41,6 +41,7 @@
 struct bench_slot {
 	struct bench_ctx	*s_ctx;
 	struct page		*s_pages[BENCH_MAX_BS / PAGE_SIZE];
+	unsigned		s_order;	/* s_pages come in blocks of 2^s_order */
 	volatile bool		s_busy;		/* set by submit, cleared by end_io */
 	volatile int		s_error;
 	u64			s_off;
@@ -92,13 +93,13 @@ static void bench_endio(struct bio *bio, int error)
 static void bench_submit(struct bench_ctx *c, struct bench_slot *s, u32 bs, u64 off,
 			 u32 rw)
 {
-	struct bio *bio = bio_alloc(GFP_NOIO, DIV_ROUND_UP(bs, PAGE_SIZE));
+	struct bio *bio = bio_alloc(GFP_NOIO, DIV_ROUND_UP(bs, PAGE_SIZE << s->s_order));
 	u32 i, len;
 
 	bio->bi_iter.bi_sector = off >> SECTOR_SHIFT;
 	bio->bi_rw = rw;
-	for (i = 0; bs; i++, bs -= len) {
-		len = min(bs, (u32)PAGE_SIZE);
+	for (i = 0; bs; i += 1u << s->s_order, bs -= len) {
+		len = min(bs, (u32)PAGE_SIZE << s->s_order);
 		bio_add_page(bio, s->s_pages[i], len, 0);
 	}
 	bio->bi_private = s;
@@ -522,21 +523,61 @@ static void bench_run_one(struct bench_ctx *c, char *spec)
 	}
 }
 
+/* Free the blocks of slot s that cover its first npages pages. */
+static void slot_free(struct bench_slot *s, u32 npages)
+{
+	u32 k;
+
+	for (k = 0; k < npages; k += 1u << s->s_order) {
+		if (s->s_pages[k])
+			__free_pages(s->s_pages[k], s->s_order);
+		s->s_pages[k] = NULL;
+	}
+}
+
+/*
+ * A slot's npages pages, in blocks as large as the buddy allocator gives:
+ * one block for the whole buffer when it can, so that an I/O is one
+ * vector entry and one bio_add_page(), not one per page.
+ */
+static int slot_alloc(struct bench_slot *s, u32 npages)
+{
+	unsigned order = 0;
+	u32 k, j;
+
+	while ((1u << order) < npages && order < MAX_ORDER - 1)
+		order++;
+	for (;; order--) {
+		s->s_order = order;
+		for (k = 0; k < npages; k += 1u << order) {
+			struct page *p = alloc_pages(GFP_HIGHUSER, order);
+
+			if (!p)
+				break;
+			for (j = 0; j < 1u << order && k + j < npages; j++)
+				s->s_pages[k + j] = p + j;
+		}
+		if (k >= npages)
+			return 0;
+		slot_free(s, k);
+		if (!order)
+			return -ENOMEM;
+	}
+}
+
 static void bench_free_slots(struct bench_ctx *c)
 {
-	u32 i, k;
+	u32 i;
 
 	for (i = 0; i < c->c_nslots; i++)
-		for (k = 0; k < c->c_npages; k++)
-			if (c->c_slots[i].s_pages[k])
-				__free_page(c->c_slots[i].s_pages[k]);
+		slot_free(&c->c_slots[i], c->c_npages);
 	kfree(c->c_slots);
 }
 
 /* Buffers for qd slots of the largest bs asked for, from any zone. */
 static int bench_alloc_slots(struct bench_ctx *c, u32 nslots, u32 max_bs)
 {
-	u32 i, k;
+	u32 i;
 
 	c->c_npages = DIV_ROUND_UP(max_bs, PAGE_SIZE);
 	c->c_nslots = nslots;
@@ -546,11 +587,8 @@ static int bench_alloc_slots(struct bench_ctx *c, u32 nslots, u32 max_bs)
 	for (i = 0; i < nslots; i++) {
 		c->c_slots[i].s_ctx = c;
 		c->c_slots[i].s_off = ~0ULL;
-		for (k = 0; k < c->c_npages; k++) {
-			c->c_slots[i].s_pages[k] = alloc_page(GFP_HIGHUSER);
-			if (!c->c_slots[i].s_pages[k])
-				goto fail;
-		}
+		if (slot_alloc(&c->c_slots[i], c->c_npages))
+			goto fail;
 	}
 	return 0;
 fail:

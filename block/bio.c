@@ -147,12 +147,13 @@ static bool bvec_continues(const struct bio_vec *v, const struct page *page, u32
 
 	if (end & (PAGE_SIZE - 1))
 		return page == last && offset == (end & (PAGE_SIZE - 1));
-	/* The next page: adjacent struct pages of the same physical run. */
-	return offset == 0 && page == last + 1 && page_to_pfn(page) == page_to_pfn(last) + 1;
+	return offset == 0 && page_follows(last, page);
 }
 
 /**
  * bio_add_page - append len bytes at offset in page to a bio being built.
+ * The bytes may run on past the page into the pages after it, when they
+ * are one physically contiguous block (one alloc_pages() allocation).
  * Grows the last vector entry when the memory continues it, across pages
  * too.  When the bio's queue is known (bi_queue, or bi_bdev), refuses to
  * grow past what one request may carry (max_hw_sectors); segment limits
@@ -164,8 +165,7 @@ int bio_add_page(struct bio *bio, struct page *page, u32 len, u32 offset)
 	struct request_queue *q = bio->bi_queue;
 	struct bio_vec *last;
 
-	if (!len || offset >= PAGE_SIZE || len > PAGE_SIZE - offset ||
-	    (bio->bi_flags & BIO_CLONED))
+	if (!len || offset >= PAGE_SIZE || (bio->bi_flags & BIO_CLONED))
 		return -EINVAL;
 	if (!q && bio->bi_bdev)
 		q = bdev_get_queue(bio->bi_bdev);

@@ -339,6 +339,7 @@ static int ide_dma_setup(struct ide_channel *ch, struct request *rq)
 {
 	int nsg, n;
 	u32 total;
+	u8 dir;
 
 	nsg = blk_rq_map_sg(rq->rq_q, rq, ch->ch_sg, IDE_MAX_SG);
 	if (nsg < 0)
@@ -353,7 +354,9 @@ static int ide_dma_setup(struct ide_channel *ch, struct request *rq)
 		ide_bm_set_prdt(ch, (u32)ch->ch_prdt_phys);
 		ch->ch_bm_prdt_set = true;
 	}
-	ide_bm_cmd(ch, rq_is_write(rq) ? 0 : IDE_BM_CMD_READ);
+	dir = rq_is_write(rq) ? 0 : IDE_BM_CMD_READ;
+	if (ch->ch_bm_cmd != dir)	/* the engine is stopped: only the direction */
+		ide_bm_cmd(ch, dir);
 	ide_bm_ack(ch, ide_bm_read(ch, IDE_BM_STATUS));
 	return 0;
 }

@@ -52,6 +52,8 @@ struct page {
 u64 page_to_pfn(const struct page *page);
 struct page *pfn_to_page(u64 pfn);
 phys_addr_t page_to_phys(const struct page *page);
+/* Is page the frame right after prev in physical memory? */
+bool page_follows(const struct page *prev, const struct page *page);
 bool PageHighMem(const struct page *page);
 enum zone_type page_zonenum(const struct page *page);
 

@@ -327,6 +327,13 @@ struct page *pfn_to_page(u64 pfn)
 	return mm_pfn_to_page(&mm_node, pfn);
 }
 
+/* Adjacent struct pages of one range are adjacent frames. */
+bool page_follows(const struct page *prev, const struct page *page)
+{
+	return page == prev + 1 &&
+	       ((page->flags ^ prev->flags) >> PG_RANGE_SHIFT & PG_RANGE_MASK) == 0;
+}
+
 phys_addr_t page_to_phys(const struct page *page)
 {
 	return page_to_pfn(page) << PAGE_SHIFT;

@@ -41,11 +41,37 @@ static void test_add_page_merges(void)
 	CHECK_EQ(bio->bi_vcnt, 2);
 	CHECK_EQ(bio->bi_iter.bi_size, 2048);
 	CHECK_EQ(bio_add_page(bio, a, 0, 0), -EINVAL);
-	CHECK_EQ(bio_add_page(bio, a, 4096, 1), -EINVAL);
+	CHECK_EQ(bio_add_page(bio, a, 512, 4096), -EINVAL);
 	__free_page(a);
 	__free_page(b);
 	bio_put(bio);
 	CHECK_EQ(host_mempool_live, 0);
+}
+
+/* One call may add a run that crosses pages of one block, and more may follow it. */
+static void test_add_run(void)
+{
+	struct page *a, *b;
+	struct bvec_iter it;
+	struct bio_vec bv;
+	struct bio *bio;
+	u32 n = 0;
+
+	contiguous_pair(&a, &b);
+	bio = bio_alloc(GFP_NOIO, 1);
+	CHECK_EQ(bio_add_page(bio, a, 4096 + 512, 1024), 0);	/* a[1024..] and b[..1536] */
+	CHECK_EQ(bio_add_page(bio, b, 1024, 1536), 0);		/* continues it */
+	CHECK_EQ(bio->bi_vcnt, 1);
+	CHECK_EQ(bio->bi_io_vec[0].bv_len, 4096 + 1536);
+	bio_for_each_segment(bv, bio, it) {
+		CHECK(n ? bv.bv_page == b && bv.bv_offset == 0 && bv.bv_len == 2560
+			: bv.bv_page == a && bv.bv_offset == 1024 && bv.bv_len == 3072);
+		n++;
+	}
+	CHECK_EQ(n, 2);
+	__free_page(a);
+	__free_page(b);
+	bio_put(bio);
 }
 
 /* Contiguous whole pages make one entry; the two iterators see it differently. */
@@ -393,6 +419,7 @@ static const struct unit_case cases[] = {
 	{ "merge/decisions", test_merge_decisions },
 	{ "bio/add_page_merges", test_add_page_merges },
 	{ "bio/multipage_entry", test_multipage_entry },
+	{ "bio/add_run", test_add_run },
 	{ "bio/add_page_respects_queue", test_add_page_respects_queue },
 	{ "bio/split_every_sector", test_split_every_sector },
 	{ "bio/split_memory_position", test_split_memory_position },
