@@ -191,6 +191,8 @@ void bvec_iter_advance(const struct bio_vec *vec, struct bvec_iter *it, u32 byte
 {
 	KASSERT(bytes <= it->bi_size);
 	it->bi_size -= bytes;
+	if (!it->bi_size)
+		return;		/* all done: where it stands no longer matters */
 	while (bytes) {
 		u32 len = min(bytes, vec[it->bi_idx].bv_len - it->bi_bvec_done);
 

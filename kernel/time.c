@@ -3,9 +3,10 @@
  *
  * One time base: the TSC, calibrated once against PIT channel 2 (gated
  * through port 0x61) over CALIBRATE_MS.  ktime_ns() is (tsc - tsc_at_boot)
- * scaled by a fixed-point multiplier, a multiply rather than a division,
- * and jiffies are derived from it, so the two never drift apart even when
- * an emulator delivers ticks late or in bursts.  PIT channel 0 (Intel 8254
+ * scaled by a fixed-point multiplier, a multiply rather than a division.
+ * Each tick sets jiffies from it (one division a tick, none a call), so
+ * the two never drift apart even when an emulator delivers ticks late or
+ * in bursts.  PIT channel 0 (Intel 8254
  * data sheet) runs in mode 2 at HZ; its IRQ 0 is only the occasion to run
  * due timers.  Without a usable TSC, time is the count of ticks.
  */
@@ -45,6 +46,7 @@ static volatile u64 ticks;		/* IRQ 0 count: the fallback clock */
 static u64 tsc_boot;
 static u32 tsc_rate_khz;
 static u64 tsc_mult;			/* ns per TSC tick << TSC_SHIFT */
+static volatile u64 jiffies_now;	/* the clock in jiffies, as of the last tick */
 
 static u64 get_ticks(void)
 {
@@ -59,9 +61,15 @@ static u64 get_ticks(void)
 
 u64 get_jiffies_64(void)
 {
+	unsigned long flags;
+	u64 j;
+
 	if (!tsc_mult)
 		return get_ticks();
-	return ktime_ns() / (NSEC_PER_SEC / HZ);
+	local_irq_save(flags);
+	j = jiffies_now;
+	local_irq_restore(flags);
+	return j;
 }
 
 u32 tsc_khz(void)
@@ -104,6 +112,8 @@ void mdelay(u32 ms)
 static irqreturn_t pit_interrupt(unsigned irq, void *data)
 {
 	ticks++;
+	if (tsc_mult)
+		jiffies_now = ktime_ns() / (NSEC_PER_SEC / HZ);
 	profile_tick(get_irq_regs()->eip);
 	timer_tick();
 	return IRQ_HANDLED;

@@ -13,7 +13,7 @@
 #define NSEC_PER_MSEC	1000000ULL
 #define NSEC_PER_USEC	1000ULL
 
-/* Ticks since boot; 64-bit, read atomically. */
+/* Ticks (1/HZ s) since boot by the clock, as of the last tick; read atomically. */
 u64 get_jiffies_64(void);
 static inline u64 msecs_to_jiffies(u64 ms) { return ms * HZ / 1000; }
 static inline u64 jiffies_to_msecs(u64 j) { return j * 1000 / HZ; }
