@@ -90,16 +90,17 @@ static void fx_stamp(struct fx *x)
 
 	for (; x->x_logged < td->td_nlog; x->x_logged++) {
 		struct tdev_log *l = &td->td_log[x->x_logged];
-		struct fx_io *io = &x->x_io[l->l_pos / FX_SPACING];
+		struct fx_io *io;
 
 		if (l->l_flush) {
 			KASSERT(x->x_nflush < FX_FLUSHES);
 			x->x_flush_issue[x->x_nflush++] = x->x_now;
-		} else {
-			CHECK_EQ(io->io_data_issue, 0);		/* data goes once */
-			io->io_data_issue = x->x_now;
-			io->io_data_flags = l->l_flags;
+			continue;
 		}
+		io = &x->x_io[l->l_pos / FX_SPACING];
+		CHECK_EQ(io->io_data_issue, 0);		/* data goes once */
+		io->io_data_issue = x->x_now;
+		io->io_data_flags = l->l_flags;
 	}
 	for (i = 0; i < x->x_nio; i++)
 		if (!x->x_io[i].io_end && tres[i].r_calls)
@@ -259,7 +260,7 @@ static void test_flush_short_paths(void)
 }
 
 /*
- * (a) K requests that arrive while a flush is in flight all wait for the
+ * K requests that arrive while a flush is in flight all wait for the
  * next one, which they share; their data steps run together, and their
  * post-flushes are one more.  Sequences run one at a time would cost 2K.
  */
@@ -298,7 +299,7 @@ static void test_flush_shared_by_concurrent_requests(void)
 }
 
 /*
- * (b) A seeded random mix of plain, PREFLUSH, FUA and PREFLUSH|FUA writes
+ * A seeded random mix of plain, PREFLUSH, FUA and PREFLUSH|FUA writes
  * and pure flushes, submitted while the device completes what it holds in
  * random order: every promise is kept, on devices with and without FUA.
  */
@@ -330,7 +331,7 @@ static void test_flush_ordering_random_mix(void)
 }
 
 /*
- * (c) A failed flush fails exactly the sequences it covered: a pre-flush
+ * A failed flush fails exactly the sequences it covered: a pre-flush
  * waiter and a post-flush waiter.  A request that arrived while it was in
  * flight, and a FUA write whose data was in flight, go on to succeed.
  */
