@@ -13,6 +13,10 @@
  * submit_bio() with its partition remap; failing that, a queue by name
  * (a queue the registry does not know, such as a self-test's).
  *
+ * One workload is this kernel's own: flush, randwrite's I/Os sent as
+ * PREFLUSH|FUA writes (a journal commit each), whose BENCH line adds the
+ * cache flushes the device received and their number per I/O.
+ *
  * Differences from the peer, by necessity: the QD>1 engine is the block
  * layer itself ("engine=blk-async" instead of linux-aio); times come from
  * the TSC clock; numbers are formatted in fixed point.
@@ -286,10 +290,26 @@ out:
 	kfree(lat);
 }
 
-static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool wr)
+/* Cache flushes the queue has sent its device so far. */
+static u64 bench_flushes(struct bench_ctx *c)
 {
-	char b1[24], secs[24], iops[24], mibps[24];
-	u64 span = span_of(c, w), nblk = span / w->bw_bs, issued = 0, done = 0, t0, el;
+	unsigned long flags;
+	u64 n;
+
+	spin_lock_irqsave(c->c_q->q_lock, flags);
+	n = c->c_q->q_stats.st_flushes;
+	spin_unlock_irqrestore(c->c_q->q_lock, flags);
+	return n;
+}
+
+/*
+ * qd I/Os of rw at random offsets kept in flight.  A flush workload
+ * (REQ_PREFLUSH) also says how many cache flushes the device got.
+ */
+static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, u32 rw)
+{
+	char b1[24], secs[24], iops[24], mibps[24], per[24], fl[48] = "";
+	u64 span = span_of(c, w), nblk = span / w->bw_bs, issued = 0, done = 0, t0, el, f0;
 	u32 qd = min((u32)w->bw_qd, c->c_nslots), i;
 	bool stop = false, err = false, busy, progress;
 	struct bench_rng rng;
@@ -298,10 +318,10 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 		return;
 	bench_rng_seed(&rng, w->bw_seed);
 	progress_start(&c->c_pg, w->bw_name, w->bw_ios * w->bw_bs);
+	f0 = bench_flushes(c);
 	t0 = ktime_ns();
 	for (i = 0; i < qd && (!w->bw_ios || issued < w->bw_ios); i++, issued++)
-		bench_submit(c, &c->c_slots[i], (u32)w->bw_bs, bench_next_off(&rng, w, nblk),
-			     wr ? REQ_WRITE : 0);
+		bench_submit(c, &c->c_slots[i], (u32)w->bw_bs, bench_next_off(&rng, w, nblk), rw);
 	blk_unplug(c->c_q);
 	do {
 		busy = progress = false;
@@ -327,8 +347,7 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 			if (time_up(c, w, t0, done * w->bw_bs))
 				stop = true;
 			if (!stop && (!w->bw_ios || issued < w->bw_ios)) {
-				bench_submit(c, s, (u32)w->bw_bs, bench_next_off(&rng, w, nblk),
-					     wr ? REQ_WRITE : 0);
+				bench_submit(c, s, (u32)w->bw_bs, bench_next_off(&rng, w, nblk), rw);
 				issued++;
 				busy = true;
 			}
@@ -343,9 +362,14 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, bool
 	fixed(secs, sizeof(secs), el, NSEC_PER_SEC, 3);
 	fixed(iops, sizeof(iops), done * NSEC_PER_SEC, el, 0);
 	fixed(mibps, sizeof(mibps), done * w->bw_bs * (NSEC_PER_SEC / 1000), (el / 1000) << 20, 2);
-	kprintf("BENCH %s qd=%d bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s engine=blk-async%s\n",
+	if (rw & REQ_PREFLUSH) {
+		f0 = bench_flushes(c) - f0;
+		fixed(per, sizeof(per), f0, done, 2);
+		snprintf(fl, sizeof(fl), " flushes=%llu flushes_per_io=%s", (unsigned long long)f0, per);
+	}
+	kprintf("BENCH %s qd=%d bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s%s engine=blk-async%s\n",
 	       w->bw_name, w->bw_qd, bench_fmt_size(w->bw_bs, b1, sizeof(b1)),
-	       (unsigned long long)(span >> 20), (unsigned long long)done, secs, iops, mibps,
+	       (unsigned long long)(span >> 20), (unsigned long long)done, secs, iops, mibps, fl,
 	       err ? " ERROR" : "");
 	bench_record(c, w, done, el);
 }
@@ -510,7 +534,9 @@ static void bench_run_one(struct bench_ctx *c, char *spec)
 	if (!strcmp(w.bw_name, "seqread") || !strcmp(w.bw_name, "seqwrite"))
 		run_seq(c, &w, wr);
 	else if (!strcmp(w.bw_name, "randread") || !strcmp(w.bw_name, "randwrite"))
-		w.bw_qd == 1 ? run_rand_qd1(c, &w, wr) : run_rand_async(c, &w, wr);
+		w.bw_qd == 1 ? run_rand_qd1(c, &w, wr) : run_rand_async(c, &w, wr ? REQ_WRITE : 0);
+	else if (!strcmp(w.bw_name, "flush"))
+		run_rand_async(c, &w, REQ_WRITE | REQ_PREFLUSH | REQ_FUA);
 	else if (!strcmp(w.bw_name, "verify"))
 		run_verify(c, &w, true, true);
 	else if (!strcmp(w.bw_name, "fill"))
@@ -599,7 +625,7 @@ fail:
 /* Does any of the n workload arguments (NULL: the defaults) write? */
 static bool bench_writes(char **args, int n)
 {
-	static const char *const writers[] = { "seqwrite", "randwrite", "verify", "fill" };
+	static const char *const writers[] = { "seqwrite", "randwrite", "verify", "fill", "flush" };
 	const char *a, *p;
 	unsigned k;
 	int i;

@@ -10,7 +10,7 @@
  * Workload: NAME[:key=val]...  with keys mib, bs, off, span (sizes: a
  * bare number is MiB, bs KiB; K/M/G and s(ectors) suffixes), ios, secs,
  * qd, seed.  NAME is seqread, seqwrite, randread, randwrite, verify,
- * fill or check.
+ * fill or check; and flush, which the peer lacks (see bench.c).
  */
 #ifndef BLOCK_BENCH_H
 #define BLOCK_BENCH_H

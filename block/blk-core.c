@@ -677,7 +677,7 @@ void blk_end_request_all(struct request *rq, int error)
 static bool blk_queue_busy(struct request_queue *q)
 {
 	return q->q_in_elevator || !list_empty(&q->q_dispatch) || q->q_in_driver ||
-	       q->q_rq_in_use || !list_empty(&q->q_flush.fq_pending);
+	       q->q_rq_in_use || blk_flush_busy(q);
 }
 
 /**

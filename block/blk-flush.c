@@ -11,15 +11,29 @@
  * A device without a write cache needs no steps: the data goes as a
  * plain write, and a pure flush ends at once.
  *
- * Sequences run one at a time, in submission order, through one flush
- * command embedded in the queue; the driver sees an ordinary request for
- * which blk_rq_is_flush() is true.  The bios of a sequenced request are
- * advanced by the data step but ended only when the whole sequence ends,
- * so a FUA write completes only after its post-flush.  An error in any
- * step ends the sequence with that error.  All under the queue lock.
+ * Sequences share their flushes (the scheme of Linux 2.6.37 and later).
+ * A sequence whose next step is a flush joins the pending list; one flush
+ * command is then issued for the whole list, which becomes the running
+ * list, and when that flush completes every sequence on it has done its
+ * step.  A data step is an ordinary request on the dispatch list, and any
+ * number of them may be in flight at once.  Three rules:
+ *   C1  One flush in flight at a time.  Sequences that reach a flush step
+ *       meanwhile wait for the next one -- a flush covers only the writes
+ *       completed before it was issued -- so two lists, swapped, suffice.
+ *   C2  No flush is issued while a data step is in flight, so that the
+ *       sequences which shared a pre-flush share their post-flush too.
+ *   C3  Unless the pending list has waited BLK_FLUSH_PENDING_MS: a stream
+ *       of FUA writes must not starve it.
+ * A failed flush ends every sequence it covered with its error; a failed
+ * data step ends its own sequence.  The bios of a sequenced request are
+ * advanced by the data step but ended only with the sequence, so a FUA
+ * write completes only after its post-flush.  All under the queue lock.
  */
 #include "block/blk.h"
 #include "kernel/errno.h"
+#include "kernel/time.h"
+
+#define FLUSH_STEPS	(BLK_FLUSH_STEP_PREFLUSH | BLK_FLUSH_STEP_DATA | BLK_FLUSH_STEP_POSTFLUSH)
 
 /* Which steps a request needs (BLK_FLUSH_STEP_*); 0 means none at all. */
 u32 blk_flush_policy(u32 q_flush_flags, u32 rw_flags, bool has_data)
@@ -37,30 +51,39 @@ u32 blk_flush_policy(u32 q_flush_flags, u32 rw_flags, bool has_data)
 
 void blk_flush_init(struct request_queue *q)
 {
-	INIT_LIST_HEAD(&q->q_flush.fq_pending);
-	q->q_flush.fq_flush_busy = false;
+	struct blk_flush_queue *fq = &q->q_flush;
+
+	INIT_LIST_HEAD(&fq->fq_list[0]);
+	INIT_LIST_HEAD(&fq->fq_list[1]);
+	fq->fq_pending_idx = fq->fq_running_idx = 0;
+	fq->fq_data_in_flight = 0;
 }
 
-/* The lowest step rq still needs, or 0 when it has done them all. */
-static u32 flush_next_step(const struct request *rq)
+/* Is a sequence waiting for a flush, or covered by the one in flight?  Queue lock held. */
+bool blk_flush_busy(const struct request_queue *q)
 {
-	u32 left = rq->rq_flush_policy & ~rq->rq_flush_seq;
+	const struct blk_flush_queue *fq = &q->q_flush;
+
+	return !list_empty(&fq->fq_list[0]) || !list_empty(&fq->fq_list[1]);
+}
+
+/* The step rq is at: its lowest step not done, BLK_FLUSH_STEP_DONE after the last. */
+static u32 flush_cur_step(const struct request *rq)
+{
+	u32 left = ~rq->rq_flush_seq;
 
 	return left & -left;
 }
 
-/* End the sequence of rq (the head of the pending list). */
-static void flush_complete_seq(struct request_queue *q, struct request *rq, int error)
+/* The sequence of rq is over: end its bios, then rq itself.  Queue lock held. */
+static void flush_end_seq(struct request_queue *q, struct request *rq, int error)
 {
 	struct bio *bio;
 
-	list_del_init(&rq->rq_flush_list);
 	rq->rq_state &= ~RQF_FLUSH_SEQ;
 	rq->rq_end_io = rq->rq_flush_saved_end_io;
-	rq->rq_flush_seq |= BLK_FLUSH_STEP_DONE;
 	if (error && !rq->rq_errors)
 		rq->rq_errors = error;
-	__blk_trace(q, BLK_TA_FLUSH, blk_rq_pos(rq), 0, rq->rq_cmd_flags, BLK_FLUSH_STEP_DONE);
 	while ((bio = rq->rq_bio)) {
 		rq->rq_bio = bio->bi_next;
 		bio->bi_next = NULL;
@@ -74,56 +97,77 @@ static void flush_complete_seq(struct request_queue *q, struct request *rq, int 
 		__blk_put_request(q, rq);
 }
 
-static void flush_end_io(struct request *f, int error);
-static void flush_data_end_io(struct request *rq, int error);
-
-/* Start the next step of the head sequence, if nothing is in flight. */
-static void blk_flush_kick(struct request_queue *q)
+/*
+ * rq has done step (0 at the start) with error: send it on to its next
+ * step -- the pending list for a flush, the dispatch list for its data,
+ * or the end of its sequence (at once on an error).  Queue lock held.
+ */
+static void flush_advance(struct request_queue *q, struct request *rq, u32 step, int error)
 {
 	struct blk_flush_queue *fq = &q->q_flush;
-	struct request *rq, *f = &fq->fq_flush_rq;
-	u32 step;
+	struct list_head *pending = &fq->fq_list[fq->fq_pending_idx];
 
-	while (!fq->fq_flush_busy && !(q->q_flags & QUEUE_FLAG_FLUSH_BUSY) &&
-	       !list_empty(&fq->fq_pending)) {
-		rq = list_first_entry(&fq->fq_pending, struct request, rq_flush_list);
-		step = flush_next_step(rq);
-		if (!step) {
-			flush_complete_seq(q, rq, 0);
-			continue;
-		}
-		__blk_trace(q, BLK_TA_FLUSH, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags,
-			    (s32)step);
-		if (step == BLK_FLUSH_STEP_DATA) {
-			q->q_flags |= QUEUE_FLAG_FLUSH_BUSY;
-			__blk_insert_request(q, rq, false);
-		} else {
-			blk_rq_init(q, f);
-			f->rq_cmd_flags = REQ_WRITE | REQ_PREFLUSH | REQ_SYNC;
-			f->rq_state = RQF_FLUSH_SEQ;
-			f->rq_end_io = flush_end_io;
-			fq->fq_flush_busy = true;
-			q->q_stats.st_flushes++;
-			__blk_insert_request(q, f, false);
-		}
-		__blk_run_queue(q);
+	KASSERT(!(rq->rq_flush_seq & step));
+	rq->rq_flush_seq |= step;
+	step = error ? BLK_FLUSH_STEP_DONE : flush_cur_step(rq);
+	__blk_trace(q, BLK_TA_FLUSH, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, (s32)step);
+	switch (step) {
+	case BLK_FLUSH_STEP_PREFLUSH:
+	case BLK_FLUSH_STEP_POSTFLUSH:
+		if (list_empty(pending))
+			fq->fq_pending_since = ktime_ms();
+		list_move_tail(&rq->rq_flush_list, pending);
+		break;
+	case BLK_FLUSH_STEP_DATA:
+		list_del_init(&rq->rq_flush_list);
+		fq->fq_data_in_flight++;
+		__blk_insert_request(q, rq, false);
+		break;
+	default:
+		list_del_init(&rq->rq_flush_list);
+		flush_end_seq(q, rq, error);
 	}
 }
 
-/* The flush command ended: the head sequence's flush step is done. */
+static void flush_end_io(struct request *f, int error);
+
+/* Issue one flush for the whole pending list, if C1-C3 allow.  Queue lock held. */
+static void flush_kick(struct request_queue *q)
+{
+	struct blk_flush_queue *fq = &q->q_flush;
+	struct request *f = &fq->fq_flush_rq;
+
+	if (fq->fq_pending_idx != fq->fq_running_idx || list_empty(&fq->fq_list[fq->fq_pending_idx]))
+		return;
+	if (fq->fq_data_in_flight && ktime_ms() - fq->fq_pending_since < BLK_FLUSH_PENDING_MS)
+		return;
+	blk_rq_init(q, f);
+	f->rq_cmd_flags = REQ_WRITE | REQ_PREFLUSH | REQ_SYNC;
+	f->rq_state = RQF_FLUSH_SEQ;
+	f->rq_end_io = flush_end_io;
+	fq->fq_pending_idx ^= 1;	/* the pending list is now the running one */
+	q->q_stats.st_flushes++;
+	__blk_insert_request(q, f, false);
+}
+
+/* The flush ended: every sequence it covered has done its flush step. */
 static void flush_end_io(struct request *f, int error)
 {
 	struct request_queue *q = f->rq_q;
-	struct request *rq;
+	struct blk_flush_queue *fq = &q->q_flush;
+	struct list_head *running = &fq->fq_list[fq->fq_running_idx];
+	struct request *rq, *n;
+	u32 step;
 
-	q->q_flush.fq_flush_busy = false;
-	KASSERT(!list_empty(&q->q_flush.fq_pending));
-	rq = list_first_entry(&q->q_flush.fq_pending, struct request, rq_flush_list);
-	if (error)
-		flush_complete_seq(q, rq, error);
-	else
-		rq->rq_flush_seq |= flush_next_step(rq);
-	blk_flush_kick(q);
+	KASSERT(fq->fq_pending_idx != fq->fq_running_idx);
+	fq->fq_running_idx ^= 1;
+	list_for_each_entry_safe(rq, n, running, rq_flush_list) {
+		step = flush_cur_step(rq);
+		KASSERT(step == BLK_FLUSH_STEP_PREFLUSH || step == BLK_FLUSH_STEP_POSTFLUSH);
+		flush_advance(q, rq, step, error);
+	}
+	flush_kick(q);
+	__blk_run_queue(q);
 }
 
 /* The data step ended (its bios advanced, not ended). */
@@ -131,17 +175,18 @@ static void flush_data_end_io(struct request *rq, int error)
 {
 	struct request_queue *q = rq->rq_q;
 
-	q->q_flags &= ~QUEUE_FLAG_FLUSH_BUSY;
-	rq->rq_flush_seq |= BLK_FLUSH_STEP_DATA;
-	if (error)
-		flush_complete_seq(q, rq, error);
-	blk_flush_kick(q);
+	KASSERT(q->q_flush.fq_data_in_flight);
+	q->q_flush.fq_data_in_flight--;
+	flush_advance(q, rq, BLK_FLUSH_STEP_DATA, error);
+	flush_kick(q);
+	__blk_run_queue(q);
 }
 
 /**
  * blk_insert_flush - queue a request built from a PREFLUSH/FUA bio.
  * Strips the flags the device must not see and starts its sequence, or
- * sends it on as a plain request when it needs no flush.  Queue lock held.
+ * sends it on as a plain request when it needs no flush.  The caller runs
+ * the queue.  Queue lock held.
  */
 void blk_insert_flush(struct request *rq)
 {
@@ -160,11 +205,10 @@ void blk_insert_flush(struct request *rq)
 		__blk_insert_request(q, rq, false);
 		return;
 	}
-	rq->rq_flush_policy = policy;
-	rq->rq_flush_seq = 0;
+	rq->rq_flush_seq = FLUSH_STEPS & ~policy;	/* steps not needed count as done */
 	rq->rq_state |= RQF_FLUSH_SEQ;
 	rq->rq_flush_saved_end_io = rq->rq_end_io;
 	rq->rq_end_io = flush_data_end_io;
-	list_add_tail(&rq->rq_flush_list, &q->q_flush.fq_pending);
-	blk_flush_kick(q);
+	flush_advance(q, rq, 0, 0);
+	flush_kick(q);
 }

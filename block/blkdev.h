@@ -68,6 +68,7 @@ struct queue_limits {
 #define BLK_DEF_MAX_RETRIES	3u
 #define BLK_UNPLUG_THRESH	4u		/* requests queued before an unplug */
 #define BLK_UNPLUG_DELAY_MS	3u		/* longest a plug holds I/O back */
+#define BLK_FLUSH_PENDING_MS	5000u		/* longest a flush waits for data steps */
 
 /* rq_state */
 #define RQF_STARTED	0x0001u		/* handed to the driver */
@@ -106,9 +107,8 @@ struct request {
 	void			*rq_special;	/* [d] the driver's command */
 	rq_end_io_fn		*rq_end_io;	/* [q] instead of returning to the pool */
 	void			*rq_end_io_data; /* [q] */
-	u32			rq_flush_seq;	/* [q] flush steps done (blk-flush.c) */
-	u32			rq_flush_policy; /* [q] flush steps needed */
-	struct list_head	rq_flush_list;	/* [q] waiting for its flush turn */
+	u32			rq_flush_seq;	/* [q] flush steps done or not needed */
+	struct list_head	rq_flush_list;	/* [q] on a flush list (blk-flush.c) */
 	rq_end_io_fn		*rq_flush_saved_end_io; /* [q] */
 };
 
@@ -164,12 +164,20 @@ typedef enum blk_eh_timer_return (rq_timed_out_fn)(struct request *rq);
 #define QUEUE_FLAG_NOPLUG	0x0008u	/* never plug (tests, latency) */
 #define QUEUE_FLAG_NOMERGES	0x0010u	/* never merge */
 #define QUEUE_FLAG_BYPASS	0x0020u	/* elevator switch: FIFO, no sorting */
-#define QUEUE_FLAG_FLUSH_BUSY	0x0040u	/* a flush sequence step is in flight */
 
+/*
+ * Flush sequences (blk-flush.c).  Sequences waiting for a flush are on
+ * fq_list[fq_pending_idx]; the flush in flight covers those on
+ * fq_list[fq_running_idx].  The two indexes differ exactly while
+ * fq_flush_rq is in flight.
+ */
 struct blk_flush_queue {
-	struct list_head	fq_pending;	/* [q] requests in sequence order */
-	struct request		fq_flush_rq;	/* [q] the one flush command */
-	bool			fq_flush_busy;	/* [q] fq_flush_rq is in use */
+	struct list_head	fq_list[2];		/* [q] requests, by rq_flush_list */
+	u32			fq_pending_idx;		/* [q] the list that new arrivals join */
+	u32			fq_running_idx;		/* [q] the list the flush in flight covers */
+	u32			fq_data_in_flight;	/* [q] sequences in their data step */
+	u64			fq_pending_since;	/* [q] ms: the pending list's oldest arrival */
+	struct request		fq_flush_rq;		/* [q] the one flush command */
 };
 
 struct request_queue {
@@ -288,6 +296,7 @@ bool blk_attempt_req_merge(struct request_queue *q, struct request *rq, struct r
 #define BLK_FLUSH_STEP_DONE	0x8u
 u32 blk_flush_policy(u32 q_flush_flags, u32 rw_flags, bool has_data);
 void blk_flush_init(struct request_queue *q);
+bool blk_flush_busy(const struct request_queue *q);
 void blk_insert_flush(struct request *rq);
 
 /* bounce.c */

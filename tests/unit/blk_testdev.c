@@ -38,14 +38,19 @@ static int tdev_transfer(struct tdev *td, struct request *rq)
 /* Do rq now and end it; queue lock held. */
 static void tdev_finish(struct tdev *td, struct request *rq, bool locked)
 {
-	int err = blk_rq_is_flush(rq) ? 0 : tdev_transfer(td, rq);
 	u32 left = blk_rq_bytes(rq), n;
+	int err = 0;
 
-	if (blk_rq_is_flush(rq)) {
+	if (blk_rq_is_flush(rq) && td->td_fail_flushes) {
+		td->td_fail_flushes--;
+		err = -EIO;
+	} else if (blk_rq_is_flush(rq)) {
 		td->td_flushes++;
 		td->td_writes_since_flush = 0;
-	} else if (rq_is_write(rq) && !(rq->rq_cmd_flags & REQ_FUA)) {
-		td->td_writes_since_flush++;
+	} else {
+		err = tdev_transfer(td, rq);
+		if (!err && rq_is_write(rq) && !(rq->rq_cmd_flags & REQ_FUA))
+			td->td_writes_since_flush++;
 	}
 	if (err || !td->td_chunk || !left) {
 		if (locked)
@@ -131,17 +136,23 @@ void tdev_destroy(struct tdev *td)
 	free(td);
 }
 
+void tdev_complete_one(struct tdev *td, u32 i)
+{
+	struct request *rq = td->td_held[i];
+
+	KASSERT(i < td->td_nheld);
+	memmove(td->td_held + i, td->td_held + i + 1, (--td->td_nheld - i) * sizeof(td->td_held[0]));
+	host_in_interrupt = true;
+	tdev_finish(td, rq, false);
+	host_in_interrupt = false;
+}
+
 u32 tdev_complete(struct tdev *td)
 {
 	u32 n = 0, want = td->td_nheld;
 
 	while (td->td_nheld && n < want) {
-		struct request *rq = td->td_held[0];
-
-		memmove(td->td_held, td->td_held + 1, --td->td_nheld * sizeof(td->td_held[0]));
-		host_in_interrupt = true;
-		tdev_finish(td, rq, false);
-		host_in_interrupt = false;
+		tdev_complete_one(td, 0);
 		n++;
 	}
 	return n;

@@ -33,6 +33,7 @@ struct tdev {
 	bool			td_tags;	/* use blk_queue_start_tag */
 	u32			td_chunk;	/* >0: end requests this many bytes at a time */
 	sector_t		td_fail_sector;	/* requests covering it fail -EIO */
+	u32			td_fail_flushes; /* the next this many flushes fail -EIO */
 	int			td_busy_once;	/* requeue + stop this many times */
 	u32			td_nlog;
 	struct tdev_log		td_log[TDEV_LOG];
@@ -49,6 +50,8 @@ void tdev_destroy(struct tdev *td);
 /* End the requests held now (as an interrupt would; not those they
  * cause to be issued); returns how many. */
 u32 tdev_complete(struct tdev *td);
+/* End td_held[i] alone, as an interrupt would (the others move up). */
+void tdev_complete_one(struct tdev *td, u32 i);
 /* Make cpu_idle_once() complete td's held requests. */
 void tdev_set_idle(struct tdev *td);
 

@@ -1,7 +1,7 @@
 /*
- * Host tests of the elevators, tags, flush/FUA sequencing and bounce
- * buffers, with the fake clock for deadline expiry and the trace ring
- * and test device log as witnesses of what reached the driver.
+ * Host tests of the elevators, tags and bounce buffers, with the fake
+ * clock for deadline expiry and the trace ring and test device log as
+ * witnesses of what reached the driver.  Flush/FUA: test_blk_flush.c.
  */
 #include "tests/unit/unit.h"
 #include "tests/unit/blk_testdev.h"
@@ -208,93 +208,6 @@ static void test_tags(void)
 	tdev_destroy(td);
 }
 
-/* The pure flush step table. */
-static void test_flush_policy(void)
-{
-	const u32 P = BLK_FLUSH_STEP_PREFLUSH, D = BLK_FLUSH_STEP_DATA, F = BLK_FLUSH_STEP_POSTFLUSH;
-
-	CHECK_EQ(blk_flush_policy(0, REQ_PREFLUSH | REQ_FUA, true), D);
-	CHECK_EQ(blk_flush_policy(0, REQ_PREFLUSH, false), 0);
-	CHECK_EQ(blk_flush_policy(BLK_FLUSH_CACHE, REQ_PREFLUSH, false), P);
-	CHECK_EQ(blk_flush_policy(BLK_FLUSH_CACHE, REQ_PREFLUSH | REQ_FUA, true), P | D | F);
-	CHECK_EQ(blk_flush_policy(BLK_FLUSH_CACHE | BLK_FLUSH_FUA, REQ_PREFLUSH | REQ_FUA, true), P | D);
-	CHECK_EQ(blk_flush_policy(BLK_FLUSH_CACHE, REQ_FUA, true), D | F);
-	CHECK_EQ(blk_flush_policy(BLK_FLUSH_CACHE, 0, true), D);
-}
-
-/* What the driver sees, in order, for each cache kind. */
-static void test_flush_sequences(void)
-{
-	struct {
-		u32 cache;
-		u32 rw;
-		u32 nr;
-		const char *want;	/* F = flush, W = write, w = write with FUA */
-	} c[] = {
-		{ BLK_FLUSH_CACHE, REQ_WRITE | REQ_PREFLUSH | REQ_FUA, 8, "FWF" },
-		{ BLK_FLUSH_CACHE | BLK_FLUSH_FUA, REQ_WRITE | REQ_PREFLUSH | REQ_FUA, 8, "Fw" },
-		{ BLK_FLUSH_CACHE, REQ_WRITE | REQ_FUA, 8, "WF" },
-		{ BLK_FLUSH_CACHE, REQ_WRITE | REQ_PREFLUSH, 0, "F" },
-		{ 0, REQ_WRITE | REQ_PREFLUSH, 0, "" },
-		{ 0, REQ_WRITE | REQ_FUA | REQ_PREFLUSH, 8, "W" },
-	};
-	unsigned k;
-
-	for (k = 0; k < ARRAY_SIZE(c); k++) {
-		struct tdev *td = tdev_create(1024, "deadline");
-		char got[8] = "";
-		u32 i;
-
-		blk_queue_flush(td->td_q, c[k].cache);
-		tbio_slot(HOST_MEM_NORMAL, c[k].rw, 16, c[k].nr ? c[k].nr : 1, 0, 0);
-		if (!c[k].nr) {		/* a pure flush: no data */
-			tbios[0]->bi_iter.bi_size = 0;
-		}
-		blk_queue_submit_bio(td->td_q, tbios[0]);
-		CHECK(tres[0].r_calls == 1 && tres[0].r_error == 0);
-		for (i = 0; i < td->td_nlog && i < 7; i++)
-			got[i] = td->td_log[i].l_flush ? 'F' :
-				 (td->td_log[i].l_flags & REQ_FUA) ? 'w' : 'W';
-		got[i] = 0;
-		CHECK_STR(got, c[k].want);
-		for (i = 0; i < td->td_nlog; i++)
-			CHECK(td->td_log[i].l_flush || !(td->td_log[i].l_flags & REQ_PREFLUSH));
-		if (c[k].nr)
-			tbios[0]->bi_iter.bi_size = 0;
-		tbios[0]->bi_vcnt = 1;
-		tbio_free_slots(1);
-		tdev_destroy(td);
-	}
-}
-
-/* A FUA write completes only after its post-flush; a failed flush fails it. */
-static void test_fua_completes_after_postflush(void)
-{
-	struct tdev *td = tdev_create(1024, "noop");
-	struct request_queue *q = td->td_q;
-
-	blk_queue_flush(q, BLK_FLUSH_CACHE);
-	td->td_async = true;
-	blk_queue_submit_bio(q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE | REQ_FUA, 0, 8, 0, 0));
-	blk_queue_submit_bio(q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE | REQ_FUA, 64, 8, 0, 1));
-	CHECK_EQ(td->td_nheld, 1);		/* one sequence at a time */
-	tdev_complete(td);			/* the data step */
-	CHECK_EQ(tres[0].r_calls, 0);		/* not durable yet */
-	CHECK(td->td_nheld == 1 && td->td_log[1].l_flush);
-	tdev_complete(td);			/* the post-flush */
-	CHECK(tres[0].r_calls == 1 && tres[0].r_error == 0);
-	CHECK_EQ(td->td_nheld, 1);		/* the second sequence starts */
-	CHECK_EQ(td->td_log[2].l_pos, 64);
-	td->td_fail_sector = 64;
-	tdev_complete(td);			/* data fails: no post-flush */
-	CHECK(tres[1].r_calls == 1 && tres[1].r_error == -EIO);
-	CHECK_EQ(td->td_nheld, 0);
-	CHECK_EQ(q->q_stats.st_flushes, 1);
-	CHECK_EQ(q->q_rq_in_use, 0);
-	tbio_free_slots(2);
-	tdev_destroy(td);
-}
-
 /* Bounce: what the device cannot reach is copied, the rest is not. */
 static void test_bounce_decisions(void)
 {
@@ -411,9 +324,6 @@ static const struct unit_case cases[] = {
 	{ "elevator/deadline_writes_starved", test_deadline_writes_starved },
 	{ "elevator/deadline_tunables", test_deadline_tunables },
 	{ "tag/depth_find_invalidate_share", test_tags },
-	{ "flush/policy", test_flush_policy },
-	{ "flush/sequences", test_flush_sequences },
-	{ "flush/fua_completes_after_postflush", test_fua_completes_after_postflush },
 	{ "bounce/decisions", test_bounce_decisions },
 	{ "bounce/roundtrip_32bit", test_bounce_roundtrip },
 	{ "bounce/alignment_packing", test_bounce_alignment_packing },
