@@ -34,6 +34,12 @@ PARAM_UINT("idle_poll_us", idle_poll_us,
 	   "spin up to this many microseconds for an interrupt before halting (default 200, 0: never)");
 
 static u64 poll_window;		/* TSC cycles; 0: halt at once */
+static volatile bool polling;	/* in poll_for_irq() */
+
+bool idle_polling(void)
+{
+	return polling;
+}
 
 static u64 us_to_cycles(u64 us)
 {
@@ -45,10 +51,12 @@ static bool poll_for_irq(u32 seen, u64 t0)
 {
 	bool got;
 
+	polling = true;
 	local_irq_enable();
 	while (!(got = READ_ONCE(irq_seq) != seen) && rdtsc() - t0 < poll_window)
 		cpu_relax();
 	local_irq_disable();
+	polling = false;
 	return got || irq_seq != seen;
 }
 

@@ -4,6 +4,8 @@
 #ifndef KERNEL_IDLE_H
 #define KERNEL_IDLE_H
 
+#include "kernel/compiler.h"
+
 /*
  * Wait for an interrupt.  Called with interrupts off, after the caller
  * has checked the condition it waits on (so an interrupt that changes it
@@ -12,5 +14,8 @@
  * interrupt context.
  */
 void idle_halt(void);
+
+/* Is the CPU spinning in idle_halt() (for the profiler's tick)? */
+bool idle_polling(void);
 
 #endif

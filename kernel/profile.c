@@ -12,7 +12,8 @@
  * A tick that interrupted the idle halt (sti; hlt) returns to the byte
  * after the HLT opcode (0xf4); such samples count as idle: the CPU waited
  * for a device.  (An instruction that merely ends in an 0xf4 byte would be
- * miscounted too; rare enough for a profile.)
+ * miscounted too; rare enough for a profile.)  A tick that lands in the
+ * spin before the halt (kernel/idle.c) counts as idle too, apart.
  *
  * Ticks cannot interrupt code that runs with interrupts off: one that
  * falls due there is taken when they come back on, so the time of an
@@ -24,6 +25,7 @@
 #include "kernel/bootinfo.h"
 #include "kernel/compiler.h"
 #include "kernel/errno.h"
+#include "kernel/idle.h"
 #include "kernel/ksyms.h"
 #include "kernel/console.h"
 #include "kernel/shell.h"
@@ -35,6 +37,7 @@
 #define PROFILE_MAX_SAMPLES	(64 * 1024)	/* a minute at HZ=1000 */
 #define PROFILE_TOP		25
 #define PROFILE_IDLE		0u	/* the sample pc for "halted" */
+#define PROFILE_POLL		1u	/* the sample pc for "polling before the halt" */
 #define OPCODE_HLT		0xf4
 
 /* Written by the tick (interrupts off) while prof_on; read after it is off. */
@@ -57,6 +60,8 @@ void profile_tick(u32 pc)
 	}
 	if (in_text(pc) && *(const u8 *)(pc - 1) == OPCODE_HLT)
 		pc = PROFILE_IDLE;
+	else if (idle_polling())
+		pc = PROFILE_POLL;
 	prof_buf[prof_n++] = pc;
 }
 
@@ -86,7 +91,8 @@ static u32 group_by_function(const u32 *pc, u32 n, struct prof_fn *fns)
 
 	for (i = 0; i < n; i++) {
 		const char *name = pc[i] == PROFILE_IDLE ? "(idle: halted)"
-						       : ksym_lookup(pc[i], &off);
+				 : pc[i] == PROFILE_POLL ? "(idle: polling)"
+				 : ksym_lookup(pc[i], &off);
 
 		if (nfns && fns[nfns - 1].name == name)
 			fns[nfns - 1].count++;
