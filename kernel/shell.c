@@ -160,6 +160,19 @@ static void complete(const char *line, size_t cursor, readline_emit_t emit, void
 		path_completer(word, emit, ctx);
 }
 
+/* Echo the run= commands whole: one kprintf formats at most a line buffer. */
+static void echo_run(const char *cmds)
+{
+	size_t n;
+
+	kprintf("run: ");
+	for (; *cmds; cmds += n) {
+		n = min(strlen(cmds), (size_t)256);
+		kprintf("%.*s", (int)n, cmds);
+	}
+	kprintf("\n");
+}
+
 void shell_main(void);
 void shell_main(void)
 {
@@ -168,7 +181,7 @@ void shell_main(void)
 	if (run_commands) {
 		int r;
 
-		kprintf("run: %s\n", run_commands);
+		echo_run(run_commands);
 		r = shell_exec(run_commands);
 		kprintf("run: %s\n", r ? "FAILED" : "done");
 		machine_exit(r ? 1 : 0);

@@ -21,3 +21,11 @@ expect_out "shell/ctrl-a-home" '^#echo: command not found'
 expect_out "shell/ctrl-w-word" '^one three$'
 expect_out "shell/left-arrow-insert" '^abc$'
 expect_out "shell/help-unknown" 'help: no command nosuch'
+
+# run= echoes its commands whole, however long (one kprintf holds 512 bytes).
+long=$(for i in $(seq 100 159); do printf 'echo w%s; ' "$i"; done)
+long="${long}echo last"
+boot shell-run-long --timeout 60 --cmdline "run=\"$long\""
+expect_rc "shell/run-long-rc" 0
+expect_out "shell/run-long-echoed-whole" "^run: ${long}\$"
+expect_out "shell/run-long-ran-last" '^last$'
