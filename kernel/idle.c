@@ -34,16 +34,12 @@ PARAM_UINT("idle_poll_us", idle_poll_us,
 	   "spin up to this many microseconds for an interrupt before halting (default 200, 0: never)");
 
 static u64 poll_window;		/* TSC cycles; 0: halt at once */
+static u64 poll_max, poll_start;	/* TSC cycles: idle_poll_us, POLL_START_US */
 static volatile bool polling;	/* in poll_for_irq() */
 
 bool idle_polling(void)
 {
 	return polling;
-}
-
-static u64 us_to_cycles(u64 us)
-{
-	return us * tsc_khz() / 1000;
 }
 
 /* Spin with interrupts on until an interrupt after 'seen' or t0 + window. */
@@ -61,24 +57,28 @@ static bool poll_for_irq(u32 seen, u64 t0)
 }
 
 /* Grow or shrink the window after a wait of 'waited' cycles that halted. */
-static void poll_adjust(u64 waited, u64 max)
+static void poll_adjust(u64 waited)
 {
-	if (waited > max)
-		poll_window = poll_window / 2 < us_to_cycles(POLL_START_US) ? 0 : poll_window / 2;
+	if (waited > poll_max)
+		poll_window = poll_window / 2 < poll_start ? 0 : poll_window / 2;
 	else if (!poll_window)
-		poll_window = min(us_to_cycles(POLL_START_US), max);
+		poll_window = min(poll_start, poll_max);
 	else
-		poll_window = min(poll_window * 2, max);
+		poll_window = min(poll_window * 2, poll_max);
 }
 
 void idle_halt(void)
 {
-	u64 max = us_to_cycles(idle_poll_us), t0;
 	u32 seen = irq_seq;
+	u64 t0;
 
-	if (!max) {
-		safe_halt();
-		return;
+	if (!poll_max) {		/* the TSC's rate is known from time_init() on */
+		poll_max = (u64)idle_poll_us * tsc_khz() / 1000;
+		poll_start = (u64)POLL_START_US * tsc_khz() / 1000;
+		if (!poll_max) {
+			safe_halt();
+			return;
+		}
 	}
 	t0 = rdtsc();
 	if (poll_window && poll_for_irq(seen, t0)) {
@@ -86,5 +86,5 @@ void idle_halt(void)
 		return;
 	}
 	safe_halt();
-	poll_adjust(rdtsc() - t0, max);
+	poll_adjust(rdtsc() - t0);
 }

@@ -4,11 +4,11 @@
  * One time base: the TSC, calibrated once against PIT channel 2 (gated
  * through port 0x61) over CALIBRATE_MS.  ktime_ns() is (tsc - tsc_at_boot)
  * scaled by a fixed-point multiplier, a multiply rather than a division.
- * Each tick sets jiffies from it (one division a tick, none a call), so
+ * Each tick sets jiffies from it (one division a tick, none a read), so
  * the two never drift apart even when an emulator delivers ticks late or
- * in bursts.  PIT channel 0 (Intel 8254
- * data sheet) runs in mode 2 at HZ; its IRQ 0 is only the occasion to run
- * due timers.  Without a usable TSC, time is the count of ticks.
+ * in bursts.  PIT channel 0 (Intel 8254 data sheet) runs in mode 2 at HZ;
+ * its IRQ 0 is only the occasion to run due timers.  Without a usable
+ * TSC, time is the count of ticks.
  */
 #include "kernel/time.h"
 #include "kernel/cpu.h"
