@@ -625,7 +625,7 @@ static bool ide_reset_done(struct ide_channel *ch)
 	unsigned u;
 
 	for (u = 0; u < IDE_UNITS; u++) {
-		if (ch->ch_drive[u].dr_kind != IDE_KIND_ATA)
+		if (ch->ch_drive[u].dr_kind != ATA_DEV_ATA)
 			continue;
 		/* Device 0 is selected after a reset; a write while it is BSY is lost. */
 		if (ide_altstatus(ch) & ATA_STATUS_BSY)

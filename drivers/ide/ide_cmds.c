@@ -19,8 +19,8 @@ static void ide_show_drive(struct ide_drive *d, u64 errors, u64 timeouts)
 {
 	char mode[16];
 
-	if (d->dr_kind != IDE_KIND_ATA || !d->dr_disk) {
-		kprintf("    %s: %s\n", d->dr_name, ide_kind_names[d->dr_kind]);
+	if (d->dr_kind != ATA_DEV_ATA || !d->dr_disk) {
+		kprintf("    %s: %s\n", d->dr_name, ata_dev_class_names[d->dr_kind]);
 		return;
 	}
 	ide_mode_str(d, mode, sizeof(mode));

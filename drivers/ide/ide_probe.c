@@ -172,20 +172,20 @@ static void ide_probe_dma(struct ide_drive *d)
  * suggests (read for both units before any register is written: a write
  * reaches both devices).  Fills d; 0 or -errno.
  */
-static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ide_kind kind, u16 *buf)
+static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ata_dev_class kind, u16 *buf)
 {
 	struct ide_drive *d = &ch->ch_drive[unit];
 	struct ata_taskfile tf;
 	char model[ATA_MODEL_LEN + 1];
 	int err;
 
-	d->dr_kind = IDE_KIND_NONE;
-	if (kind == IDE_KIND_NONE)
+	d->dr_kind = ATA_DEV_NONE;
+	if (kind == ATA_DEV_NONE)
 		return 0;
 	if (!ide_probe_present(ch, unit))
 		return 0;
 	d->dr_kind = (u8)kind;
-	if (d->dr_kind == IDE_KIND_ATAPI) {
+	if (d->dr_kind == ATA_DEV_ATAPI) {
 		ata_identify(&tf, true);
 		model[0] = '\0';
 		if (!ide_probe_polled(ch, unit, &tf, buf))
@@ -194,26 +194,26 @@ static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ide_kind k
 			d->dr_name, model);
 		return 0;
 	}
-	if (d->dr_kind == IDE_KIND_NONE)
+	if (d->dr_kind == ATA_DEV_NONE)
 		return 0;
 	ata_identify(&tf, false);
 	err = ide_probe_polled(ch, unit, &tf, buf);
 	if (!err)
 		err = ata_id_parse(buf, &d->dr_id);
 	if (err) {
-		if (d->dr_kind == IDE_KIND_ATA)
+		if (d->dr_kind == ATA_DEV_ATA)
 			pr_warn("%s: IDENTIFY DEVICE failed: %s; drive ignored\n", d->dr_name,
 				errstr(err));
-		d->dr_kind = IDE_KIND_NONE;
+		d->dr_kind = ATA_DEV_NONE;
 		return 0;
 	}
-	d->dr_kind = IDE_KIND_ATA;
+	d->dr_kind = ATA_DEV_ATA;
 	d->dr_lbs = d->dr_id.ai_logical_size;
 	if (!is_power_of_2(d->dr_lbs) || d->dr_lbs < SECTOR_SIZE || d->dr_lbs > IDE_PIO_BUF_SIZE ||
 	    !d->dr_id.ai_sectors) {
 		pr_warn("%s: %u-byte sectors, %llu of them: not supported, drive ignored\n",
 			d->dr_name, d->dr_lbs, (unsigned long long)d->dr_id.ai_sectors);
-		d->dr_kind = IDE_KIND_UNKNOWN;
+		d->dr_kind = ATA_DEV_UNKNOWN;
 		return 0;
 	}
 	ide_probe_dma(d);
@@ -241,7 +241,7 @@ static int ide_probe_settle(struct ide_channel *ch, unsigned unit)
 /* Find what is on the channel.  Returns the number of ATA drives. */
 static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 {
-	enum ide_kind kind[IDE_UNITS];
+	enum ata_dev_class kind[IDE_UNITS];
 	u8 count, low, mid, high;
 	unsigned u, n = 0;
 	bool floating = true;
@@ -266,20 +266,20 @@ static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 		if (st < 0) {
 			pr_warn("%s: still busy %u ms after a reset: ignored\n",
 				ch->ch_drive[u].dr_name, IDE_PROBE_BSY_MS);
-			kind[u] = IDE_KIND_NONE;
+			kind[u] = ATA_DEV_NONE;
 			continue;
 		}
 		count = ide_read(ch, IDE_REG_COUNT);
 		low = ide_read(ch, IDE_REG_LBA_LOW);
 		mid = ide_read(ch, IDE_REG_LBA_MID);
 		high = ide_read(ch, IDE_REG_LBA_HIGH);
-		kind[u] = ide_sig_kind((u8)st, count, low, mid, high);
+		kind[u] = ide_sig_class((u8)st, count, low, mid, high);
 		DPRINTF(IDE_D_PROBE, "%s: status %02x signature %02x %02x %02x %02x: %s\n",
-			ch->ch_drive[u].dr_name, st, count, low, mid, high, ide_kind_names[kind[u]]);
+			ch->ch_drive[u].dr_name, st, count, low, mid, high, ata_dev_class_names[kind[u]]);
 	}
 	for (u = 0; u < IDE_UNITS; u++) {
 		if (ide_probe_unit(ch, u, kind[u], buf) == 0 &&
-		    ch->ch_drive[u].dr_kind == IDE_KIND_ATA)
+		    ch->ch_drive[u].dr_kind == ATA_DEV_ATA)
 			n++;
 	}
 	return n;
@@ -430,12 +430,12 @@ static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
 	ide_devctl(ch, 0);
 
 	for (u = 0; u < IDE_UNITS; u++) {
-		if (ch->ch_drive[u].dr_kind != IDE_KIND_ATA)
+		if (ch->ch_drive[u].dr_kind != ATA_DEV_ATA)
 			continue;
 		if (ide_attach_drive(&ch->ch_drive[u]) == 0)
 			added++;
 		else
-			ch->ch_drive[u].dr_kind = IDE_KIND_UNKNOWN;	/* error already printed */
+			ch->ch_drive[u].dr_kind = ATA_DEV_UNKNOWN;	/* error already printed */
 	}
 	if (added)
 		return added;

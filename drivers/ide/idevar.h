@@ -39,16 +39,6 @@ struct request_queue;
 #define IDE_PRDT_ENTRIES	(2 * IDE_MAX_SG)	/* a 64 KiB entry becomes two */
 #define IDE_PIO_BUF_SIZE	4096	/* one logical sector, at most a page */
 
-/* What answered at a drive position (ATA8-ACS, Signature and persistence). */
-enum ide_kind {
-	IDE_KIND_NONE,		/* nothing there, or a floating bus */
-	IDE_KIND_ATA,		/* a disk: ours */
-	IDE_KIND_ATAPI,		/* a CD-ROM or tape: recognised, left alone */
-	IDE_KIND_UNKNOWN,	/* something answered but not usefully */
-	IDE_KIND_NR
-};
-extern const char *const ide_kind_names[IDE_KIND_NR];
-
 /* What the channel is doing; the interrupt handler acts on it. */
 enum ide_ch_state {
 	IDE_CH_IDLE,		/* no command: the next request may start */
@@ -67,7 +57,7 @@ struct ide_channel;
 struct ide_drive {
 	struct ide_channel	*dr_chan;	/* [I] */
 	u8			dr_unit;	/* [I] 0 master, 1 slave */
-	u8			dr_kind;	/* [I] enum ide_kind */
+	u8			dr_kind;	/* [I] enum ata_dev_class */
 	bool			dr_dma;		/* [I] bus-master DMA in use */
 	s8			dr_mwdma_set;	/* [I] MWDMA mode we selected, -1 none */
 	char			dr_name[8];	/* [I] "hda" */
@@ -240,10 +230,11 @@ int ide_prd_build(struct ide_prd *prd, u32 max, const struct scatterlist *sg, u3
 		  u32 *total);
 
 /*
- * Classify a drive by what it shows after reset, selected: its Status
- * (FFh: a floating bus; 00h with an ATA signature: device 0 answering for
- * an absent device 1) and its signature (count, LBA low/mid/high).
+ * Classify a drive by what it shows after reset, selected: the parallel
+ * bus's own cases (FFh: a floating bus; Status 00h with an ATA signature:
+ * device 0 answering for an absent device 1; an ATA signature without
+ * Count and LBA Low 01h: confused), then ata_classify() of the signature.
  */
-enum ide_kind ide_sig_kind(u8 status, u8 count, u8 lba_low, u8 lba_mid, u8 lba_high);
+enum ata_dev_class ide_sig_class(u8 status, u8 count, u8 lba_low, u8 lba_mid, u8 lba_high);
 
 #endif

@@ -91,7 +91,7 @@ static void setup(bool dma, unsigned units)
 		ide_sim_add_disk(&sim, u, DISK_SECTORS);
 		d->dr_chan = ch;
 		d->dr_unit = (u8)u;
-		d->dr_kind = IDE_KIND_ATA;
+		d->dr_kind = ATA_DEV_ATA;
 		snprintf(d->dr_name, sizeof(d->dr_name), "hd%c", 'a' + u);
 		fake_id(&d->dr_id, DISK_SECTORS);
 		d->dr_lbs = SECTOR_SIZE;

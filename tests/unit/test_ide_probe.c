@@ -103,7 +103,7 @@ static void test_slow_slave(void)
 	sim.s_slave_reset_polls = 200;
 	CHECK(attach(&err) < 100);
 	CHECK_EQ(host_nr_disks, 2);
-	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_ATA);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, ATA_DEV_ATA);
 	teardown();
 }
 
@@ -118,7 +118,7 @@ static void test_atapi_left_alone(void)
 	CHECK_EQ(err, 0);
 	CHECK_EQ(host_nr_disks, 1);
 	CHECK_STR(host_disks[0]->gd_name, "hda");
-	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_ATAPI);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, ATA_DEV_ATAPI);
 	teardown();
 }
 
@@ -142,7 +142,7 @@ static void test_missing_slave(void)
 	ide_sim_add_disk(&sim, 0, 1 << 20);
 	CHECK(attach(&err) < 100);
 	CHECK_EQ(host_nr_disks, 1);
-	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_NONE);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, ATA_DEV_NONE);
 	teardown();
 }
 
@@ -160,7 +160,7 @@ static void test_missing_slave_real_bus(void)
 	sim.s_dev0_answers = true;
 	CHECK(attach(&err) < 100);
 	CHECK_EQ(host_nr_disks, 1);
-	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_NONE);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, ATA_DEV_NONE);
 	CHECK_EQ(sim.s_absent_cmds, 0);
 	teardown();
 }
