@@ -48,10 +48,6 @@ static const struct pci_device_id ahci_pci_ids[] = {
 
 static unsigned ahci_pci_units;
 
-/* Test hook (tests/qemu/ahci-attach.sh): act as if request_irq had failed. */
-static bool ahci_pci_fail_irq;
-PARAM_BOOL("ahci.fail_irq", ahci_pci_fail_irq, "test: fail the IRQ request, to exercise the unwind");
-
 static bool ahci_param_msi = true;
 PARAM_BOOL("ahci.msi", ahci_param_msi, "use MSI when the HBA offers it (0: the shared INTx line)");
 
@@ -126,7 +122,7 @@ static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	ahci_attach(sc);
 	if (!dev->pd_msi_on)
 		pci_set_command(dev, 0, PCI_COMMAND_INTX_DISABLE);
-	ret = ahci_pci_fail_irq ? -EBUSY : request_irq((unsigned)irq, ahci_intr, sc, sc->sc_name);
+	ret = request_irq((unsigned)irq, ahci_intr, sc, sc->sc_name);
 	if (ret) {
 		pr_err("%s: cannot get IRQ %d (%s)\n", sc->sc_name, irq, errstr(ret));
 		goto detach;
