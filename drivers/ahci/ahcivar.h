@@ -70,7 +70,7 @@ struct pci_dev;
 #define AHCI_RQ_TIMEOUT_MS	10000	/* per-request timeout given to the block layer */
 #define AHCI_EH_MAX_TRIES	3	/* port recoveries in a row before an HBA reset */
 #define AHCI_UDMA_MODES		0x7f	/* SATA moves any Ultra DMA mode (0-6) */
-#define AHCI_MWDMA_MODES	0x07
+#define AHCI_MWDMA_MODES	0x07	/* ... and any multiword DMA mode (0-2) */
 
 struct ahci_softc;
 struct ahci_port;

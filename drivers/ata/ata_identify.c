@@ -9,8 +9,8 @@
  * (no data, a floating bus) is refused, every "valid" marker (bits 15:14
  * = 01b) is honoured, sizes are bounded, and strings are reduced to
  * printable ASCII.  A wrong integrity checksum (word 255) is only noted
- * in ai_csum_bad for the driver to warn about: libata found enough disks
- * with a bad checksum and good data that it only warns, and so do we.
+ * in ai_csum_bad, for a warning (ata_dev_setup), as libata only warns:
+ * disks with a wrong checksum and good data exist.
  *
  * Strings are stored two characters per word, the first in the high byte
  * (ACS 3.x "ATA string convention"), padded with spaces.

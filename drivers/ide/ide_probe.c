@@ -109,26 +109,26 @@ static int ide_probe_config(struct ide_drive *d)
 {
 	struct ide_channel *ch = d->dr_chan;
 	struct ide_softc *sc = ch->ch_sc;
+	bool dma = ch->ch_bm && !sc->sc_nodma && d->dr_id.ai_dma;
 	int err;
 
 	ide_dev_init(d);
-	if (!ch->ch_bm || sc->sc_nodma || !d->dr_id.ai_dma) {
-		/* PIO: the firmware's PIO timing and mode are kept. */
-	} else if (sc->sc_simplex && sc->sc_dma_chan && sc->sc_dma_chan != ch) {
+	if (dma && sc->sc_simplex && sc->sc_dma_chan && sc->sc_dma_chan != ch) {
 		pr_info("%s: simplex bus master, in use by %s: using PIO\n", d->dr_name,
 			sc->sc_dma_chan->ch_name);
-	} else {
-		ide_pick_mode(d);
+		dma = false;
 	}
+	if (dma)
+		ide_pick_mode(d);	/* else PIO: the firmware's PIO mode and timing stay */
 	err = ide_set_chipset_mode(d);
 	if (!err)
 		err = ata_dev_setup(&d->dr_ad, &d->dr_id);
+	if (!err && dma && d->dr_ad.ad_xfer < 0)
+		err = ide_set_chipset_mode(d);	/* the drive refused its mode: PIO */
 	if (err) {
 		pr_warn("%s: cannot be configured (%s): drive ignored\n", d->dr_name, errstr(err));
 		return err;
 	}
-	if (d->dr_ad.ad_xfer < 0 && ide_set_chipset_mode(d))
-		return -EIO;	/* refused DMA, and the chipset cannot be set for PIO */
 	d->dr_dma = d->dr_ad.ad_xfer >= 0;
 	if (d->dr_dma && sc->sc_simplex)
 		sc->sc_dma_chan = ch;
