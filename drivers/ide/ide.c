@@ -36,10 +36,9 @@
 #define IDE_D_IO	0x01
 #define IDE_D_INTR	0x02
 
-#define IDE_READY_WAIT_MS	100	/* BSY/DRQ clear before a command, ms */
+#define IDE_SPIN_US		20	/* the longest busy-wait with interrupts off, us */
 #define IDE_DRQ_WAIT_MS		1000	/* PIO write: DRQ for the first block, ms */
-#define IDE_DRQ_SPIN_US		20	/* ... polled at once this long, then by timer */
-#define IDE_DRQ_POLL_MS		1	/* the timer's period, ms */
+#define IDE_DRQ_POLL_MS		1	/* ... polled by timer this often, ms */
 #define IDE_RESET_POLL_MS	10	/* BSY poll period after SRST, ms */
 #define IDE_ICRC_RETRIES	2	/* interface CRC errors retried this often */
 #define IDE_ICRC_SPEED_DOWN	3	/* ... and after this many on a drive, a slower mode */
@@ -92,6 +91,23 @@ int ide_wait_not_busy(struct ide_channel *ch, u32 ms)
 		if (ktime_ms() >= deadline)
 			return -ETIMEDOUT;
 		udelay(10);
+	}
+}
+
+/*
+ * Poll BSY for at most IDE_SPIN_US: what may be done with interrupts off.
+ * Returns the last Status (BSY still set if the device is not done).
+ */
+static u8 ide_spin_not_busy(struct ide_channel *ch)
+{
+	unsigned us;
+	u8 st;
+
+	for (us = 0;; us++) {
+		st = ide_altstatus(ch);
+		if (!(st & ATA_STATUS_BSY) || us == IDE_SPIN_US)
+			return st;
+		udelay(1);
 	}
 }
 
@@ -326,21 +342,14 @@ static void ide_pio_write_block(struct ide_channel *ch)
 /*
  * PIO write: the first block goes without an interrupt (ATA8-APT, PIO
  * data-out): the device raises DRQ when it is ready for it.  Poll a few
- * microseconds here; if it is still busy, ch_drq_timer polls again every
+ * microseconds here (ide_spin_not_busy); if it is still busy, ch_drq_timer polls again every
  * IDE_DRQ_POLL_MS until ch_drq_deadline, so that interrupts are never off
  * for long (a disk spinning up takes seconds).  ch_lock held.
  */
 static void ide_pio_out_first(struct ide_channel *ch)
 {
-	u32 us;
-	u8 st;
+	u8 st = ide_spin_not_busy(ch);
 
-	for (us = 0;; us++) {
-		st = ide_altstatus(ch);
-		if (!(st & ATA_STATUS_BSY) || us == IDE_DRQ_SPIN_US)
-			break;
-		udelay(1);
-	}
 	if (st & ATA_STATUS_BSY) {
 		if (ktime_ms() >= ch->ch_drq_deadline)
 			ide_fail_reset(ch, st, "never asked for data");
@@ -440,10 +449,10 @@ static void ide_start(struct ide_channel *ch, struct ide_drive *d, struct reques
 		return;
 	}
 	ide_select(ch, d->dr_unit);
-	st = ide_wait_not_busy(ch, IDE_READY_WAIT_MS);
-	if (st < 0 || (st & ATA_STATUS_DRQ)) {
+	st = ide_spin_not_busy(ch);		/* idle devices are not busy: no long wait */
+	if (st & (ATA_STATUS_BSY | ATA_STATUS_DRQ)) {
 		pr_warn("%s: busy before a command (status %#x): resetting the channel\n",
-			d->dr_name, st < 0 ? 0xffu : (unsigned)st);
+			d->dr_name, st);
 		ide_begin_reset(ch);
 		if (++rq->rq_retries > rq->rq_q->q_max_retries) {
 			ide_complete(ch, -EIO);

@@ -269,6 +269,8 @@ static u8 sim_status(struct ide_sim *s)
 			s->s_srst_polls--;
 		return ATA_STATUS_BSY;
 	}
+	if (host_now_ns < s->s_busy_until)
+		return ST_READY | ATA_STATUS_BSY;
 	if ((s->s_cmd == ATA_CMD_WRITE_SECTORS || s->s_cmd == ATA_CMD_WRITE_SECTORS_EXT) &&
 	    !s->s_done && host_now_ns < s->s_drq_at)
 		return ST_READY | ATA_STATUS_BSY;

@@ -86,6 +86,7 @@ struct ide_sim {
 	bool			s_reset_defaults; /* SRST puts word 88 back to UDMA/5 */
 	u64			s_drq_delay_ns;	/* PIO write: BSY this long before DRQ */
 	u64			s_drq_at;	/* ... until host_now_ns reaches this */
+	u64			s_busy_until;	/* BSY (busy inside) until host_now_ns is this */
 
 	/* what happened */
 	struct ide_sim_access	s_log[IDE_SIM_LOG];

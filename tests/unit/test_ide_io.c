@@ -38,6 +38,7 @@ static u32 irq_none;
  * from one idle to the next, and the longest such stretch is kept.
  */
 static u64 locked_ns, locked_max_ns;
+#define MAX_LOCKED_SPIN_NS	(50 * NSEC_PER_USEC)	/* "a few tens of microseconds" */
 
 static void spin_wait(u64 ns)
 {
@@ -116,6 +117,9 @@ static void setup(bool dma, unsigned units)
 static void teardown(void)
 {
 	unsigned u;
+
+	/* In no scenario did the driver spin long with interrupts off. */
+	CHECK(locked_max_ns <= MAX_LOCKED_SPIN_NS);
 
 	for (u = 0; u < IDE_UNITS; u++)
 		if (ch->ch_drive[u].dr_queue)
@@ -597,8 +601,25 @@ static void test_pio_write_drq_wait(void)
 	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 40, 8, 0, 3, &ok), 0);
 	CHECK(ok);
 	CHECK_EQ(sim.s_resets, 0);
-	CHECK(locked_max_ns <= 50 * NSEC_PER_USEC);
-	teardown();
+	teardown();				/* which checks locked_max_ns */
+}
+
+/*
+ * A device busy before a command: the driver does not wait for it with
+ * interrupts off; it resets the channel (the reset is polled by timer)
+ * and the request goes out again.
+ */
+static void test_busy_before_command(void)
+{
+	bool ok;
+
+	setup(true, 1);
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 60, 8, 0, 7, NULL), 0);
+	sim.s_busy_until = host_now_ns + 50 * NSEC_PER_MSEC;
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 60, 8, 0, 7, &ok), 0);
+	CHECK(ok);
+	CHECK_EQ(sim.s_resets, 1);
+	teardown();				/* which checks locked_max_ns */
 }
 
 static const struct unit_case cases[] = {
@@ -618,5 +639,6 @@ static const struct unit_case cases[] = {
 	{ "ide/io/reset_other_disk_fails", test_reset_other_disk_fails },
 	{ "ide/io/icrc_speed_down", test_icrc_speed_down },
 	{ "ide/io/pio_write_drq_wait", test_pio_write_drq_wait },
+	{ "ide/io/busy_before_command", test_busy_before_command },
 };
 UNIT_MAIN("ide_io", cases)
