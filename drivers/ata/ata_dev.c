@@ -35,9 +35,6 @@
 #include "kernel/printk.h"
 #include "lib/string.h"
 
-#define ATA_XFER_TYPE_MASK	0xf8	/* Count 7:3 of SET TRANSFER MODE: the type */
-#define ATA_XFER_MODE_MASK	0x07	/* 2:0: the mode number */
-
 /* "UDMA/5", "MWDMA/2", or "PIO" for a negative mode. */
 void ata_xfer_name(int mode, char *buf, size_t size)
 {

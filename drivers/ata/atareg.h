@@ -75,6 +75,8 @@
 #define   ATA_XFER_PIO_FLOW		0x08	/* | mode: PIO flow control */
 #define   ATA_XFER_MWDMA		0x20	/* | mode: Multiword DMA */
 #define   ATA_XFER_UDMA			0x40	/* | mode: Ultra DMA */
+#define   ATA_XFER_TYPE_MASK		0xf8	/* bits 7:3: which of the above */
+#define   ATA_XFER_MODE_MASK		0x07	/* bits 2:0: the mode number */
 #define ATA_SF_ENABLE_SATA_FEATURE	0x10
 #define ATA_SF_DISABLE_WCACHE		0x82	/* disable volatile write cache */
 #define ATA_SF_DISABLE_SATA_FEATURE	0x90

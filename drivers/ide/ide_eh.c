@@ -28,7 +28,6 @@
 #include "drivers/ide/idevar.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/time.h"
 
 #define IDE_POLL_CMD_MS		5000	/* polled IDENTIFY, SET FEATURES, ms */
 #define IDE_EH_TRIES		3	/* resets in a row that fail to revalidate a disk */
@@ -118,15 +117,15 @@ void ide_pick_mode(struct ide_drive *d)
 	/* MWDMA works at the controller's power-on timing: UDMA would not. */
 	if (mode < 0)
 		mode = ata_xfer_mode(&d->dr_id, 0, d->dr_id.ai_mwdma_modes);
-	if (mode >= 0 && (mode & ~7) == ATA_XFER_UDMA && (mode & 7) > IDE_CABLE40_UDMA &&
-	    !ide_cable80(ch)) {
+	if (mode >= 0 && (mode & ATA_XFER_TYPE_MASK) == ATA_XFER_UDMA &&
+	    (mode & ATA_XFER_MODE_MASK) > IDE_CABLE40_UDMA && !ide_cable80(ch)) {
 		ata_xfer_name(mode, was, sizeof(was));
 		mode = cs && cs->cs_set_mode ? ATA_XFER_UDMA | IDE_CABLE40_UDMA : -1;
 		ata_xfer_name(mode, now, sizeof(now));
 		pr_warn("%s: 40-wire cable: %s set by the firmware limited to %s\n", d->dr_name,
 			was, now);
 	}
-	d->dr_ad.ad_xfer = mode;
+	d->dr_ad.ad_xfer = mode < 0 ? -1 : mode;
 }
 
 /**

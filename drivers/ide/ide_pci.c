@@ -102,11 +102,11 @@ static int ide_ich_set_mode(struct ide_channel *ch, unsigned unit, int mode)
 {
 	static const u8 ct[6] = { 0, 1, 2, 1, 2, 1 };	/* SDMA_TIM per UDMA mode */
 	struct pci_dev *dev = ch->ch_sc->sc_pci;
-	unsigned n = 2 * ch->ch_index + unit, udma = (unsigned)mode & 7;
+	unsigned n = 2 * ch->ch_index + unit, udma = (unsigned)mode & ATA_XFER_MODE_MASK;
 	u8 cnt = pci_read8(dev, IDE_ICH_SDMA_CNT) & (u8)~(1u << n);
 	u16 tim, cfg;
 
-	if (mode < 0 || (mode & ~7) != ATA_XFER_UDMA) {
+	if (mode < 0 || (mode & ATA_XFER_TYPE_MASK) != ATA_XFER_UDMA) {
 		pci_write8(dev, IDE_ICH_SDMA_CNT, cnt);
 		return 0;
 	}
