@@ -482,8 +482,10 @@ static int ahci_port_probe(struct ahci_port *ap)
 	/* libata sends SET TRANSFER MODE to SATA disks too; AHCI moves every UDMA mode. */
 	ap->ap_ad.ad_xfer = ata_xfer_mode(&ap->ap_id, AHCI_UDMA_MODES, AHCI_MWDMA_MODES);
 	ret = ata_dev_setup(&ap->ap_ad, &ap->ap_id);
-	if (ret)
-		return ret;		/* reported */
+	if (ret) {
+		pr_warn("%s: cannot be configured (%s); skipped\n", ap->ap_name, errstr(ret));
+		return ret;
+	}
 	ap->ap_lsect = ap->ap_id.ai_logical_size >> SECTOR_SHIFT;
 	ap->ap_ncq = ap->ap_sc->sc_ncq && ap->ap_id.ai_ncq;
 	ap->ap_depth = ap->ap_sc->sc_ncs;

@@ -155,7 +155,7 @@ static int ata_dev_apply(struct ata_dev *ad, struct ata_id *ai)
  * Warns about a bad IDENTIFY checksum, applies the write-cache policy of
  * the header comment and selects the mode.  Returns 0 (ad_xfer may have
  * dropped to -1: use PIO) or a negative errno when the disk stopped
- * answering (the driver skips it; reported here).
+ * answering (the driver reports it and skips the disk).
  */
 int ata_dev_setup(struct ata_dev *ad, struct ata_id *ai)
 {
@@ -172,10 +172,8 @@ int ata_dev_setup(struct ata_dev *ad, struct ata_id *ai)
 		ad->ad_wcache_off = false;
 		err = ata_dev_apply(ad, ai);
 	}
-	if (err) {
-		pr_warn("%s: does not take its settings (%s)\n", ad->ad_name, errstr(err));
+	if (err)
 		return err;
-	}
 	if (no_flush && ai->ai_wcache_on)
 		pr_warn("%s: write cache on, no FLUSH CACHE listed, and it stays on:"
 			" flushing with FLUSH CACHE anyway\n", ad->ad_name);
