@@ -5,7 +5,7 @@
  *
  * Modes (ide_pick_mode, at attach): the mode the firmware selected, or the
  * drive's best multiword DMA mode when it selected none; no Ultra DMA
- * above mode 2 on a 40-wire cable, as the chipset (PIIX/ICH IDE_CONFIG)
+ * above mode 2 on a 40-wire cable, as the chipset (ICH IDE_CONFIG)
  * or, when the chipset cannot say, the drives (IDENTIFY word 93) report
  * it; libata's cable_is_40wire rule for the drives: one drive reporting
  * 80 wires is enough.  Repeated interface CRC errors (ide_speed_down)

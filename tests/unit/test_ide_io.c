@@ -5,7 +5,11 @@
  * interrupt handler's register order, PRD tables, LBA28 vs LBA48
  * commands, flushes, device errors, lost interrupts, timeouts with
  * channel resets and bounded retries, a channel that never comes back,
- * and master and slave taking turns on their shared channel.
+ * and master and slave taking turns on their shared channel; after a
+ * reset, revalidation (the mode told again, another disk failed), a
+ * slower mode after interface CRC errors, and no busy-wait of more than
+ * MAX_LOCKED_SPIN_NS with the channel lock held (interrupts off), in any
+ * test (a slow PIO write, a device busy before its command).
  *
  * "Interrupts" are delivered by the idle hook: a waiter halts, and the
  * hook calls ide_intr() when the simulated INTRQ is up, or else lets a
@@ -99,7 +103,7 @@ static void setup(bool dma, unsigned units)
 		d->dr_unit = (u8)u;
 		d->dr_kind = ATA_DEV_ATA;
 		snprintf(d->dr_name, sizeof(d->dr_name), "hd%c", 'a' + u);
-		KASSERT(ata_id_parse(sim.s_id[u], &d->dr_id) == 0);
+		CHECK_EQ(ata_id_parse(sim.s_id[u], &d->dr_id), 0);
 		ide_dev_init(d);
 		d->dr_ad.ad_xfer = dma ? ata_xfer_active(&d->dr_id) : -1;
 		d->dr_lbs = SECTOR_SIZE;

@@ -3,7 +3,8 @@
  * the fake configuration space: compatibility vs native mode per channel
  * from the prog-if (PCI IDE 1.0), BAR4 as the bus master, the PCI
  * interrupt in native mode, IDETIM decode on Intel PIIX, the quirk table
- * (PIO-only chips), and the command register the driver leaves.
+ * (PIO-only chips), the command register the driver leaves, and the ICH
+ * cable detection and Ultra DMA timing.
  */
 #include "tests/unit/unit.h"
 #include "tests/unit/fakes/apic_fake.h"

@@ -5,8 +5,10 @@
  * slave disks (also a slave slower out of reset), an ATAPI device left
  * alone, a floating bus, a missing slave (QEMU's way and a real bus's),
  * and a device that never drops BSY, each found (or not) within a
- * bounded time; the bus master of a simplex controller; and the queue
- * limits a disk gets.
+ * bounded time; the bus master of a simplex controller; the queue
+ * limits a disk gets; and its configuration: a bad IDENTIFY checksum
+ * tolerated, Ultra DMA limited by a 40-wire cable, a write cache without
+ * FLUSH CACHE turned off.
  */
 #include "tests/unit/unit.h"
 #include "tests/unit/ide_sim.h"
