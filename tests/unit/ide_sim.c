@@ -17,6 +17,9 @@
 #include <string.h>
 
 #define ST_READY	(ATA_STATUS_DRDY | ATA_STATUS_DSC)
+#define SIM_UDMA_MODES	0x003f		/* word 88: UDMA 0-5 supported ... */
+#define SIM_UDMA_ACTIVE(n)	(1u << (8 + (n)))	/* ... and mode n selected */
+#define SIM_UDMA_DEFAULT	(SIM_UDMA_MODES | SIM_UDMA_ACTIVE(5))
 
 /* The simulator behind a channel: one at a time, as the tests use it. */
 static struct ide_sim *sim_current;
@@ -233,8 +236,9 @@ static void sim_command(struct ide_sim *s, u8 cmd)
 	case ATA_CMD_SET_FEATURES:
 		if (s->s_feature[0] == ATA_SF_SET_XFER_MODE) {
 			s->s_xfer[u] = s->s_count[0];
-			if ((s->s_count[0] & 0xf8) == ATA_XFER_UDMA)
-				s->s_id[u][ATA_ID_UDMA] = (u16)(0x3f | 1 << (8 + (s->s_count[0] & 7)));
+			if ((s->s_count[0] & ATA_XFER_TYPE_MASK) == ATA_XFER_UDMA)
+				s->s_id[u][ATA_ID_UDMA] = (u16)(SIM_UDMA_MODES |
+					SIM_UDMA_ACTIVE(s->s_count[0] & ATA_XFER_MODE_MASK));
 		} else if (s->s_feature[0] == ATA_SF_DISABLE_WCACHE) {
 			s->s_wcache_off++;
 			s->s_id[u][ATA_ID_CMDSET_ENABLED_1] &= (u16)~ATA_ID_ENABLED_1_WCACHE;
@@ -378,8 +382,8 @@ static void sim_out8(struct ide_channel *ch, u16 port, u8 v)
 		if ((v & ATA_CTL_SRST) && !(s->s_devctl & ATA_CTL_SRST)) {
 			s->s_resets++;
 			if (s->s_reset_defaults) {
-				s->s_id[0][ATA_ID_UDMA] = 0x003f | 1 << (8 + 5);
-				s->s_id[1][ATA_ID_UDMA] = 0x003f | 1 << (8 + 5);
+				s->s_id[0][ATA_ID_UDMA] = SIM_UDMA_DEFAULT;
+				s->s_id[1][ATA_ID_UDMA] = SIM_UDMA_DEFAULT;
 			}
 			s->s_cmd = 0;
 			s->s_dma_armed = false;
@@ -536,7 +540,7 @@ static void ata_sim_identify(u16 *id, u64 sectors)
 	id[ATA_ID_CMDSET_ENABLED_1] = ATA_ID_ENABLED_1_WCACHE;
 	id[ATA_ID_CMDSET_ENABLED_2] = ATA_ID_ENABLED_2_LBA48;
 	id[ATA_ID_CMDSET_ENABLED_3] = ATA_ID_VALID_VALUE;
-	id[ATA_ID_UDMA] = 0x003f | 1 << (8 + 5);
+	id[ATA_ID_UDMA] = SIM_UDMA_DEFAULT;
 	id[ATA_ID_HW_RESET] = 0x6001;		/* as QEMU: an 80-conductor cable */
 	id[ATA_ID_LBA48_CAPACITY] = (u16)sectors;
 	id[ATA_ID_LBA48_CAPACITY + 1] = (u16)(sectors >> 16);
