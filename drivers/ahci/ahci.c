@@ -253,6 +253,22 @@ int ahci_port_poll_cmd(struct ahci_port *ap, const struct ata_taskfile *tf, u32 
 	return 0;
 }
 
+/*
+ * ad_exec of the port's struct ata_dev: a polled command in slot 0, its
+ * data (IDENTIFY) copied out of the DMA buffer before anyone looks at it.
+ * Same rules as ahci_port_poll_cmd.
+ */
+static int ahci_port_exec(struct ata_dev *ad, const struct ata_taskfile *tf, u16 *buf)
+{
+	struct ahci_port *ap = container_of(ad, struct ahci_port, ap_ad);
+	int ret;
+
+	ret = ahci_port_poll_cmd(ap, tf, buf ? ATA_ID_WORDS * 2 : 0, AHCI_POLL_CMD_MS);
+	if (!ret && buf)
+		memcpy(buf, ap->ap_eh_buf, ATA_ID_WORDS * 2);
+	return ret;
+}
+
 /* Give back the command tables of ahci_port_alloc_ccbs, all or some. */
 static void ahci_port_free_ccbs(struct ahci_port *ap)
 {
@@ -419,10 +435,8 @@ static void ahci_wait_links(struct ahci_softc *sc, bool *up)
  */
 static int ahci_port_probe(struct ahci_port *ap)
 {
-	u16 id[ATA_ID_WORDS];
-	struct ata_taskfile tf;
+	enum ata_dev_class class;
 	u32 sig, tfd;
-	unsigned i;
 	int ret;
 
 	/* 7Fh: a link but no device behind it (HARDWARE.md 5). */
@@ -437,10 +451,12 @@ static int ahci_port_probe(struct ahci_port *ap)
 		return ret;
 	}
 	ahci_port_clear_errors(ap);
+	/* PxSIG (3.3.9): Count, LBA Low, LBA Mid, LBA High from bit 0 up. */
 	sig = ahci_pread(ap, AHCI_PREG_SIG);
-	if (sig != AHCI_SIG_ATA) {
-		pr_info("%s: %s (signature %08x), not attached\n", ap->ap_name,
-			ahci_sig_name(sig), sig);
+	class = ata_classify((u8)(sig >> 16), (u8)(sig >> 24), (u8)tfd);
+	if (class != ATA_DEV_ATA) {
+		pr_info("%s: %s device (signature %08x), not attached\n", ap->ap_name,
+			ata_dev_class_names[class], sig);
 		ap->ap_state = AHCI_PORT_SKIPPED;
 		return 0;
 	}
@@ -449,25 +465,26 @@ static int ahci_port_probe(struct ahci_port *ap)
 		pr_warn("%s: cannot start the port; skipped\n", ap->ap_name);
 		return ret;
 	}
-	ata_identify(&tf, false);
-	ret = ahci_port_poll_cmd(ap, &tf, ATA_ID_WORDS * 2, AHCI_POLL_CMD_MS);
+	ap->ap_ad.ad_name = ap->ap_name;
+	ap->ap_ad.ad_exec = ahci_port_exec;
+	ap->ap_ad.ad_xfer_optional = true;	/* SATA: the link sets the speed */
+	ret = ata_dev_identify(&ap->ap_ad, &ap->ap_id);
 	if (ret) {
-		pr_warn("%s: IDENTIFY DEVICE failed (%d, PxTFD %04x); skipped\n", ap->ap_name,
-			ret, ahci_pread(ap, AHCI_PREG_TFD));
-		return ret;
-	}
-	/* The device wrote these: copy before trusting any of it. */
-	for (i = 0; i < ATA_ID_WORDS; i++)
-		id[i] = (u16)(ap->ap_eh_buf[2 * i] | ap->ap_eh_buf[2 * i + 1] << 8);
-	ret = ata_id_parse(id, &ap->ap_id);
-	if (ret) {
-		pr_warn("%s: unusable IDENTIFY data (%d); skipped\n", ap->ap_name, ret);
+		pr_warn("%s: IDENTIFY DEVICE failed (%s, PxTFD %04x); skipped\n", ap->ap_name,
+			errstr(ret), ahci_pread(ap, AHCI_PREG_TFD));
 		return ret;
 	}
 	/* Without 48-bit addressing (small SATA DOMs, CF bridges) READ/WRITE DMA do. */
 	if (!ap->ap_id.ai_dma) {
 		pr_warn("%s: %s has no DMA; skipped\n", ap->ap_name, ap->ap_id.ai_model);
 		return -EOPNOTSUPP;
+	}
+	/* libata sends SET TRANSFER MODE to SATA disks too; AHCI moves every UDMA mode. */
+	ap->ap_ad.ad_xfer = ata_xfer_mode(&ap->ap_id, AHCI_UDMA_MODES, AHCI_MWDMA_MODES);
+	ret = ata_dev_setup(&ap->ap_ad, &ap->ap_id);
+	if (ret) {
+		pr_warn("%s: cannot be configured (%s); skipped\n", ap->ap_name, errstr(ret));
+		return ret;
 	}
 	ap->ap_lsect = ap->ap_id.ai_logical_size >> SECTOR_SHIFT;
 	ap->ap_ncq = ap->ap_sc->sc_ncq && ap->ap_id.ai_ncq;
@@ -695,6 +712,39 @@ void ahci_attach(struct ahci_softc *sc)
 		ready++;
 	}
 	DPRINTF(AHCI_D_INIT, "%s: %u disks\n", sc->sc_name, ready);
+}
+
+/**
+ * ahci_detach - undo ahci_attach, for a controller whose interrupt could
+ * not be installed (so before ahci_start: no disk added, GHC.IE clear)
+ * @sc: as ahci_attach left it
+ *
+ * Each port, last first: interrupts masked, command engine and FIS
+ * receive stopped (ST, then FRE: 10.1.2), so nothing DMAs into the memory
+ * freed next -- its queue, command tables and port page.  A port whose
+ * engines do not stop keeps its memory (reported): better a leak than a
+ * DMA into a page that was given back.
+ */
+void ahci_detach(struct ahci_softc *sc)
+{
+	int i;
+
+	for (i = AHCI_MAX_PORTS - 1; i >= 0; i--) {
+		struct ahci_port *ap = sc->sc_ports[i];
+
+		if (!ap)
+			continue;
+		ahci_pwrite(ap, AHCI_PREG_IE, 0);
+		sc->sc_ports[i] = NULL;
+		if (ahci_port_stop_all(ap)) {
+			pr_warn("%s: engines do not stop (PxCMD %08x); its memory is kept\n",
+				ap->ap_name, ahci_pread(ap, AHCI_PREG_CMD));
+			continue;
+		}
+		if (ap->ap_queue)
+			blk_cleanup_queue(ap->ap_queue);
+		ahci_port_free(ap);
+	}
 }
 
 /* GHC.IE, after the handler is installed and every port's PxIE is set. */

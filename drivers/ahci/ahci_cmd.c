@@ -1,9 +1,8 @@
 /*
  * AHCI command construction, pure: the PRD table a command table carries
  * (AHCI 1.3.1 4.2.3.3), the command header that points at it (4.2.2), the
- * NCQ tag in a prepared command FIS, the names of device signatures, and
- * the choice error recovery makes between "fail this one" and "find out
- * by issuing one at a time".  No registers, no locks: built and tested on
+ * NCQ tag in a prepared command FIS, and the choice error recovery makes
+ * between "fail this one" and "find out by issuing one at a time".  No registers, no locks: built and tested on
  * the host (tests/unit/test_ahci_cmd.c).
  *
  * PRD rules the hardware checks even where QEMU does not (HARDWARE.md 6):
@@ -84,23 +83,6 @@ void ahci_fis_set_tag(void *cfis, unsigned tag)
 	struct sata_fis_h2d *fis = cfis;
 
 	fis->h2d_count = (u8)(tag << 3);
-}
-
-/* What a port's signature (PxSIG, 3.3.9) says is attached. */
-const char *ahci_sig_name(u32 sig)
-{
-	switch (sig) {
-	case AHCI_SIG_ATA:
-		return "ATA disk";
-	case AHCI_SIG_ATAPI:
-		return "ATAPI device";
-	case AHCI_SIG_PM:
-		return "port multiplier";
-	case AHCI_SIG_SEMB:
-		return "enclosure bridge";
-	default:
-		return "unknown device";
-	}
 }
 
 /**

@@ -15,7 +15,11 @@
  *   4. stop again and let the device quiesce: PxSACT and PxCI must drain,
  *      else COMRESET; after an NCQ error always COMRESET (QEMU keeps
  *      running queued commands that a real HBA drops at ST=0);
- *   5. restart, check with IDENTIFY that the same disk answers, fail the
+ *   5. restart, revalidate (ata_dev_revalidate: IDENTIFY says it is the
+ *      same disk, SET FEATURES tells it its mode and cache setting again;
+ *      another device fails the disk at once, nothing is written to it;
+ *      the IDENTIFY also clears the error QEMU would otherwise report
+ *      again on the next queued completions), fail the
  *      failing request with -EIO (its sector is logged), give every
  *      innocent one back to the block layer (requeued at the head, in
  *      order), unmask, run the queue.
@@ -170,39 +174,6 @@ static int ahci_eh_read_log(struct ahci_port *ap, struct ata_ncq_err *ne)
 }
 
 /*
- * Step 5a: is it still the same disk?  IDENTIFY again (polled, port
- * started) and compare what identifies it; a reset may have put another
- * device -- or none -- on the link.  This also leaves the device with a
- * clean error register: QEMU reports a non-queued command's error again
- * on the next queued completions until a command succeeds.
- */
-static int ahci_eh_revalidate(struct ahci_port *ap)
-{
-	u16 id[ATA_ID_WORDS];
-	struct ata_taskfile tf;
-	struct ata_id ai;
-	unsigned i;
-	int ret;
-
-	ata_identify(&tf, false);
-	ret = ahci_port_poll_cmd(ap, &tf, ATA_ID_WORDS * 2, AHCI_POLL_CMD_MS);
-	if (ret)
-		return ret;
-	for (i = 0; i < ATA_ID_WORDS; i++)
-		id[i] = (u16)(ap->ap_eh_buf[2 * i] | ap->ap_eh_buf[2 * i + 1] << 8);
-	ret = ata_id_parse(id, &ai);
-	if (ret)
-		return ret;
-	if (ai.ai_sectors != ap->ap_id.ai_sectors || strcmp(ai.ai_serial, ap->ap_id.ai_serial) ||
-	    strcmp(ai.ai_model, ap->ap_id.ai_model)) {
-		pr_err("%s: another device answers after the reset (%s, serial %s)\n",
-		       ap->ap_name, ai.ai_model, ai.ai_serial);
-		return -ENODEV;
-	}
-	return 0;
-}
-
-/*
  * Step 4: with ST clear the HBA must drop every command (3.3.13, 3.3.14);
  * wait for PxSACT and PxCI to read 0, else reset the device.  With NCQ
  * commands out, reset it anyway: QEMU clears PxSACT at ST=0 but lets the
@@ -269,8 +240,9 @@ static void __ahci_eh_port_dead(struct ahci_port *ap, u32 outstanding)
 }
 
 /*
- * Bring a port back after the HBA reset wiped its registers: program it
- * as at boot, wait for its link and device, start it.  0 or -errno.
+ * Bring a port back after the HBA reset wiped its registers (and reset
+ * its device): program it as at boot, wait for its link and device,
+ * start it, revalidate the disk.  0 or -errno (-ENODEV: another disk).
  */
 static int ahci_eh_port_reinit(struct ahci_port *ap)
 {
@@ -283,6 +255,8 @@ static int ahci_eh_port_reinit(struct ahci_port *ap)
 	ahci_port_clear_errors(ap);
 	if (!ret)
 		ret = ahci_port_start(ap);
+	if (!ret)
+		ret = ata_dev_revalidate(&ap->ap_ad, &ap->ap_id);
 	return ret;
 }
 
@@ -393,8 +367,9 @@ void ahci_eh_work(struct work *w)
 	if (!ret && !(force & AHCI_EH_FORCE_HBA))
 		ret = ahci_port_start(ap);
 	if (!ret && !(force & AHCI_EH_FORCE_HBA))
-		ret = ahci_eh_revalidate(ap);
-	if (ret && ap->ap_eh_tries < AHCI_EH_MAX_TRIES) {
+		ret = ata_dev_revalidate(&ap->ap_ad, &ap->ap_id);
+	/* Another disk on the link is no failure an HBA reset can mend. */
+	if (ret && ret != -ENODEV && ap->ap_eh_tries < AHCI_EH_MAX_TRIES) {
 		ap->ap_eh_tries++;
 		reset = true;			/* the device was reset with the HBA */
 		ret = ahci_eh_hba_reset(ap);

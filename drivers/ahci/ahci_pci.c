@@ -7,8 +7,10 @@
  * firmware and resets it; only then are the chipset quirks of the table
  * below applied and bus mastering enabled (HARDWARE.md 1); ahci_attach
  * finds the disks, the interrupt handler goes in, and ahci_start.  If
- * the HBA cannot be brought up, MSI is turned off again, bus mastering is
- * left as the firmware had it, and the function is left unbound.
+ * the HBA cannot be brought up, or its interrupt not installed, the steps
+ * are undone in reverse (ports stopped and freed by ahci_detach, bus
+ * mastering back as the firmware had it, MSI off, ABAR unmapped) and the
+ * function is left unbound.
  */
 #include "drivers/ahci/ahcivar.h"
 #include "drivers/pci/pci.h"
@@ -79,6 +81,7 @@ static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 {
 	const struct pci_bar *bar = &dev->pd_bar[AHCI_PCI_ABAR];
 	struct ahci_softc *sc;
+	u16 command;		/* as the firmware left it */
 	u64 size;
 	int irq, ret;
 
@@ -90,6 +93,7 @@ static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	sc = kzalloc(sizeof(*sc), GFP_KERNEL);
 	if (!sc)
 		return -ENOMEM;
+	command = pci_read16(dev, PCI_COMMAND);
 	sc->sc_unit = ahci_pci_units;
 	sc->sc_quirks = (u32)id->pid_data;
 	size = bar->pb_size < AHCI_ABAR_MIN_SIZE(AHCI_MAX_PORTS) ?
@@ -120,8 +124,8 @@ static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 		pci_set_command(dev, 0, PCI_COMMAND_INTX_DISABLE);
 	ret = request_irq((unsigned)irq, ahci_intr, sc, sc->sc_name);
 	if (ret) {
-		pr_err("%s: cannot get IRQ %d (%d)\n", sc->sc_name, irq, ret);
-		goto no_msi;
+		pr_err("%s: cannot get IRQ %d (%s)\n", sc->sc_name, irq, errstr(ret));
+		goto detach;
 	}
 	sc->sc_irq = irq;
 	dev->pd_irq = irq;
@@ -129,6 +133,10 @@ static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	ahci_pci_units++;
 	return ahci_start(sc);
 
+detach:
+	ahci_detach(sc);
+	if (!(command & PCI_COMMAND_MASTER))
+		pci_set_command(dev, 0, PCI_COMMAND_MASTER);
 no_msi:
 	if (dev->pd_msi_on)
 		pci_disable_msi(dev);

@@ -69,6 +69,8 @@ struct pci_dev;
 #define AHCI_QUIESCE_MS		200	/* PxSACT/PxCI clear after ST=0 */
 #define AHCI_RQ_TIMEOUT_MS	10000	/* per-request timeout given to the block layer */
 #define AHCI_EH_MAX_TRIES	3	/* port recoveries in a row before an HBA reset */
+#define AHCI_UDMA_MODES		0x7f	/* SATA moves any Ultra DMA mode (0-6) */
+#define AHCI_MWDMA_MODES	0x07	/* ... and any multiword DMA mode (0-2) */
 
 struct ahci_softc;
 struct ahci_port;
@@ -125,7 +127,8 @@ struct ahci_port {
 	dma_addr_t		ap_eh_buf_dma;	/* [I] */
 	struct scatterlist	ap_sg[AHCI_TABLE_PRDS];	/* [p] prep's scratch */
 
-	struct ata_id		ap_id;		/* [I] the disk's IDENTIFY */
+	struct ata_id		ap_id;		/* [I], rewritten [e]: the disk's IDENTIFY */
+	struct ata_dev		ap_ad;		/* [I], rewritten [e]: what it is told after resets */
 	u32			ap_lsect;	/* [I] 512-byte sectors per logical sector */
 	bool			ap_ncq;		/* [I] FPDMA QUEUED in use */
 	u32			ap_depth;	/* [I] tags = slots in use */
@@ -181,11 +184,14 @@ struct ahci_softc {
  * are not yet wanted.  A port that fails is reported and skipped.
  * ahci_start - once the glue has installed ahci_intr: port interrupts,
  * GHC.IE, then a gendisk per disk (the partition scan needs interrupts).
+ * ahci_detach - undo ahci_attach when the handler cannot be installed:
+ * ports stopped (no DMA, no FIS receive), their memory freed.
  * ahci_intr - the controller's interrupt handler (data: the softc).
  * ahci_enable_intr - set GHC.IE (ahci_start does it).
  */
 int ahci_init(struct ahci_softc *sc);
 void ahci_attach(struct ahci_softc *sc);
+void ahci_detach(struct ahci_softc *sc);
 int ahci_start(struct ahci_softc *sc);
 irqreturn_t ahci_intr(unsigned irq, void *data);
 void ahci_enable_intr(struct ahci_softc *sc);
@@ -248,7 +254,6 @@ int ahci_fill_prdt(struct ahci_prd *prd, u32 max_prds, const struct scatterlist 
 		   u32 nsg, bool dma64, u32 *bytes);
 void ahci_fill_hdr(struct ahci_cmd_hdr *hdr, dma_addr_t table, u32 prdtl, bool write);
 void ahci_fis_set_tag(void *cfis, unsigned tag);
-const char *ahci_sig_name(u32 sig);
 int ahci_eh_pick(u32 outstanding, bool log_ok, bool log_nq, unsigned log_tag,
 		 u32 *failed, u32 *requeue);
 

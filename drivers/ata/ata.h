@@ -33,7 +33,7 @@ struct ata_id {
 	bool	ai_lba48;		/* 48-bit commands supported */
 	bool	ai_dma;			/* DMA supported */
 	bool	ai_wcache;		/* volatile write cache present */
-	bool	ai_wcache_on;		/* ... and enabled */
+	bool	ai_wcache_on;		/* ... and enabled (or its state not reported) */
 	bool	ai_flush;		/* FLUSH CACHE */
 	bool	ai_flush_ext;		/* FLUSH CACHE EXT */
 	bool	ai_fua;			/* WRITE DMA FUA EXT */
@@ -44,6 +44,8 @@ struct ata_id {
 	s8	ai_udma_active;		/* selected UDMA mode, -1 none */
 	u8	ai_mwdma_modes;		/* bit n: multiword DMA mode n supported (0-2) */
 	s8	ai_mwdma_active;	/* selected MWDMA mode, -1 none */
+	bool	ai_cable80;		/* the device saw an 80-conductor cable (word 93) */
+	bool	ai_csum_bad;		/* integrity word 255 wrong: warn, data used anyway */
 	u8	ai_max_multiple;	/* READ/WRITE MULTIPLE sectors, 0 none */
 	u16	ai_major;		/* major version word (bit n: ATA-n) */
 };
@@ -102,6 +104,24 @@ enum ata_dev_class {
 };
 extern const char *const ata_dev_class_names[ATA_DEV_NR_CLASSES];
 
+/*
+ * The part of a driver's per-disk state that the shared configuration
+ * code (ata_dev.c) keeps: how to reach the device with a polled command,
+ * and what it has been told, so that every reset can tell it again.
+ */
+struct ata_dev {
+	const char	*ad_name;	/* "hda", "ahci0.2": messages */
+	/*
+	 * Run tf with the device's interrupt masked, polling; IDENTIFY's 256
+	 * words (as sent: little-endian) into buf.  Returns 0, -EIO when the
+	 * device reports an error, -ETIMEDOUT.
+	 */
+	int		(*ad_exec)(struct ata_dev *ad, const struct ata_taskfile *tf, u16 *buf);
+	int		ad_xfer;	/* SET TRANSFER MODE Count to send; -1: none (PIO) */
+	bool		ad_xfer_optional; /* SATA: a device refusing it is no error */
+	bool		ad_wcache_off;	/* we turned the write cache off (no FLUSH CACHE) */
+};
+
 /* ata_identify.c */
 int ata_id_parse(const u16 *id, struct ata_id *out);
 void ata_id_string(const u16 *id, unsigned word, unsigned nwords, char *out);
@@ -121,6 +141,15 @@ int ata_ncq_log_parse(const u8 *log, struct ata_ncq_err *out);
 
 u64 ata_tf_result_lba(const struct ata_taskfile *tf);
 int ata_xfer_mode(const struct ata_id *ai, u8 host_udma, u8 host_mwdma);
+
+/* ata_dev.c */
+int ata_dev_identify(struct ata_dev *ad, struct ata_id *ai);
+int ata_dev_setup(struct ata_dev *ad, struct ata_id *ai);
+int ata_dev_revalidate(struct ata_dev *ad, struct ata_id *ai);
+bool ata_id_same_device(const struct ata_id *a, const struct ata_id *b);
+int ata_xfer_active(const struct ata_id *ai);
+int ata_xfer_down(const struct ata_id *ai, int mode, u8 host_mwdma);
+void ata_xfer_name(int mode, char *buf, size_t size);
 
 /* ata_decode.c */
 int ata_status_str(u8 status, char *buf, size_t size);

@@ -5,9 +5,12 @@
  * FLUSH CACHE EXT, FUA, NCQ) and what lsblk shows.
  *
  * The data comes from the device and is treated as hostile: it is copied
- * into a local array before any use, the integrity word is checked when
- * present, every "valid" marker (bits 15:14 = 01b) is honoured, sizes are
- * bounded, and strings are reduced to printable ASCII.
+ * into a local array before any use, a block of all zeros or all ones
+ * (no data, a floating bus) is refused, every "valid" marker (bits 15:14
+ * = 01b) is honoured, sizes are bounded, and strings are reduced to
+ * printable ASCII.  A wrong integrity checksum (word 255) is only noted
+ * in ai_csum_bad, for a warning (ata_dev_setup), as libata only warns:
+ * disks with a wrong checksum and good data exist.
  *
  * Strings are stored two characters per word, the first in the high byte
  * (ACS 3.x "ATA string convention"), padded with spaces.
@@ -70,6 +73,19 @@ void ata_id_string(const u16 *id, unsigned word, unsigned nwords, char *out)
 	out[n - start] = '\0';
 }
 
+/* Every word the same 0000h or FFFFh: nothing answered with data. */
+static bool id_garbage(const u16 *id)
+{
+	unsigned i;
+
+	if (id[0] != 0x0000 && id[0] != 0xffff)
+		return false;
+	for (i = 1; i < ATA_ID_WORDS; i++)
+		if (id[i] != id[0])
+			return false;
+	return true;
+}
+
 /* Sum of the 512 bytes must be 0 when the integrity signature is there. */
 static bool integrity_ok(const u16 *id)
 {
@@ -125,8 +141,9 @@ static void parse_features(const u16 *id, struct ata_id *ai)
 
 	ai->ai_dma = id[ATA_ID_CAPABILITY] & ATA_ID_CAP_DMA;
 	ai->ai_wcache = cmdset_valid && (id[ATA_ID_CMDSET_1] & ATA_ID_CMDSET_1_WCACHE);
-	ai->ai_wcache_on = ai->ai_wcache && enabled_valid &&
-			   (id[ATA_ID_CMDSET_ENABLED_1] & ATA_ID_ENABLED_1_WCACHE);
+	/* A cache whose state is not reported is taken to be on: flushes are safe. */
+	ai->ai_wcache_on = ai->ai_wcache &&
+			   (!enabled_valid || (id[ATA_ID_CMDSET_ENABLED_1] & ATA_ID_ENABLED_1_WCACHE));
 	ai->ai_flush = cmdset_valid && (w83 & ATA_ID_CMDSET_2_FLUSH);
 	ai->ai_flush_ext = ai->ai_lba48 && (w83 & ATA_ID_CMDSET_2_FLUSH_EXT);
 	/* WRITE DMA FUA EXT is a 48-bit command: no FUA without LBA48. */
@@ -153,6 +170,9 @@ static void parse_features(const u16 *id, struct ata_id *ai)
 			ai->ai_udma_active = (s8)highest_bit((w88 >> 8) & 0x7f);
 		}
 	}
+	/* libata's ata_drive_40wire: bits 14:13 = 11b is an 80-conductor cable. */
+	ai->ai_cable80 = word_valid(id[ATA_ID_HW_RESET]) &&
+			 (id[ATA_ID_HW_RESET] & ATA_ID_HW_RESET_CBLID);
 	ai->ai_ssd = id[ATA_ID_ROTATION_RATE] == 1;
 	ai->ai_max_multiple = id[ATA_ID_MAX_MULTIPLE] & 0xff;
 }
@@ -163,11 +183,12 @@ static void parse_features(const u16 *id, struct ata_id *ai)
  * @id: 256 words as the device sent them (little-endian); not kept
  * @out: filled on success, zeroed on failure
  *
- * Returns 0; -ENODEV when the data is not an ATA device's (word 0 bit 15,
- * as ATAPI devices answer IDENTIFY PACKET DEVICE, but for CompactFlash's
- * 848Ah); -EIO when the integrity checksum fails, the data is marked
- * incomplete, or there is no capacity; -EOPNOTSUPP for a disk without LBA
- * or with a logical sector size we do not handle.
+ * Returns 0 (with ai_csum_bad set when the integrity checksum fails);
+ * -ENODEV when the data is not an ATA device's (word 0 bit 15, as ATAPI
+ * devices answer IDENTIFY PACKET DEVICE, but for CompactFlash's 848Ah);
+ * -EIO for all zeros or all ones, data marked incomplete, or no capacity;
+ * -EOPNOTSUPP for a disk without LBA or with a logical sector size we do
+ * not handle.
  */
 int ata_id_parse(const u16 *id_in, struct ata_id *out)
 {
@@ -180,11 +201,13 @@ int ata_id_parse(const u16 *id_in, struct ata_id *out)
 	for (i = 0; i < ATA_ID_WORDS; i++)
 		id[i] = le16_to_cpu(get_le16(&id_in[i]));
 
+	if (id_garbage(id))
+		return -EIO;
 	/* CompactFlash cards set bit 15 yet are ATA devices (ACS, word 0: 848Ah). */
 	if ((id[ATA_ID_CONFIG] & ATA_ID_CONFIG_NOT_ATA) && id[ATA_ID_CONFIG] != ATA_ID_CONFIG_CFA &&
 	    id[ATA_ID_CONFIG] != ATA_ID_CONFIG_CFA_ALT)
 		return -ENODEV;
-	if (!integrity_ok(id) || (id[ATA_ID_CONFIG] & ATA_ID_CONFIG_INCOMPLETE))
+	if (id[ATA_ID_CONFIG] & ATA_ID_CONFIG_INCOMPLETE)
 		return -EIO;
 	if (!(id[ATA_ID_CAPABILITY] & ATA_ID_CAP_LBA))
 		return -EOPNOTSUPP;	/* CHS-only: pre-1995 disks */
@@ -214,6 +237,7 @@ int ata_id_parse(const u16 *id_in, struct ata_id *out)
 
 	parse_features(id, out);
 	out->ai_major = id[ATA_ID_MAJOR_VERSION] == 0xffff ? 0 : id[ATA_ID_MAJOR_VERSION];
+	out->ai_csum_bad = !integrity_ok(id);
 	return 0;
 
 fail:

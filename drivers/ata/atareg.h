@@ -75,8 +75,10 @@
 #define   ATA_XFER_PIO_FLOW		0x08	/* | mode: PIO flow control */
 #define   ATA_XFER_MWDMA		0x20	/* | mode: Multiword DMA */
 #define   ATA_XFER_UDMA			0x40	/* | mode: Ultra DMA */
+#define   ATA_XFER_TYPE_MASK		0xf8	/* bits 7:3: which of the above */
+#define   ATA_XFER_MODE_MASK		0x07	/* bits 2:0: the mode number */
 #define ATA_SF_ENABLE_SATA_FEATURE	0x10
-#define ATA_SF_DISABLE_WCACHE		0x82
+#define ATA_SF_DISABLE_WCACHE		0x82	/* disable volatile write cache */
 #define ATA_SF_DISABLE_SATA_FEATURE	0x90
 
 /* Log addresses for READ LOG EXT (ACS annex A). */
@@ -109,7 +111,7 @@
 /*
  * IDENTIFY DEVICE data: 256 little-endian words (ATA8-ACS 7.16, IDENTIFY
  * DEVICE; word 76 from SATA 3.x, IDENTIFY (PACKET) DEVICE).  Words 83,
- * 84, 87, 106 and 209 carry data only when bit 15 is 0 and bit 14 is 1.
+ * 84, 87, 93, 106 and 209 carry data only when bit 15 is 0 and bit 14 is 1.
  */
 #define ATA_ID_WORDS			256
 #define ATA_ID_CONFIG			0	/* General configuration */
@@ -153,6 +155,8 @@
 #define ATA_ID_CMDSET_ENABLED_3		87
 #define   ATA_ID_ENABLED_3_FUA		0x0040	/* bit 6: copy of word 84 bit 6 */
 #define ATA_ID_UDMA			88	/* 6:0 supported, 14:8 selected */
+#define ATA_ID_HW_RESET			93	/* Hardware reset result (PATA); valid as word 83 */
+#define   ATA_ID_HW_RESET_CBLID		0x2000	/* bit 13: device saw an 80-conductor cable */
 #define ATA_ID_LBA48_CAPACITY		100	/* words 100-103: 48-bit sector count */
 #define ATA_ID_SECTOR_SIZE		106	/* Physical/logical sector size */
 #define   ATA_ID_SS_LOGICAL_PER_PHYS	0x000f	/* bits 3:0: 2^X logical per physical */

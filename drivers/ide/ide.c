@@ -22,6 +22,8 @@
  * taskfile (with PIO, the sectors moved before it still succeed).  A timeout soft-resets the channel (a timer polls BSY: no
  * spinning with interrupts off) and the block layer retries a bounded
  * number of times, then fails with -EIO.  A channel that stays BSY dies.
+ * After a reset the disks are revalidated before any request goes out
+ * (ide_eh.c); a disk that turns out to be another fails its requests.
  */
 #include "drivers/ata/atareg.h"
 #include "drivers/ide/idevar.h"
@@ -34,10 +36,12 @@
 #define IDE_D_IO	0x01
 #define IDE_D_INTR	0x02
 
-#define IDE_READY_WAIT_MS	100	/* BSY/DRQ clear before a command, ms */
+#define IDE_SPIN_US		20	/* the longest busy-wait with interrupts off, us */
 #define IDE_DRQ_WAIT_MS		1000	/* PIO write: DRQ for the first block, ms */
+#define IDE_DRQ_POLL_MS		1	/* ... polled by timer this often, ms */
 #define IDE_RESET_POLL_MS	10	/* BSY poll period after SRST, ms */
 #define IDE_ICRC_RETRIES	2	/* interface CRC errors retried this often */
+#define IDE_ICRC_SPEED_DOWN	3	/* ... and after this many on a drive, a slower mode */
 #define IDE_MAX_RETRIES		2	/* timeouts retried after a reset */
 #define IDE_MAX_HW_SECTORS_48	65535	/* Linux's cap for 48-bit PATA commands */
 #define IDE_MAX_SECTORS_SOFT	2560	/* requests up to 1.25 MiB, as Linux 6.1 builds them */
@@ -53,10 +57,9 @@ const char *const ide_ch_state_names[IDE_CH_NR] = {
 	[IDE_CH_PIO_OUT] = "pio-out",
 	[IDE_CH_NODATA] = "nodata",
 	[IDE_CH_RESET] = "reset",
+	[IDE_CH_REVALIDATE] = "revalidate",
 	[IDE_CH_DEAD] = "dead",
 };
-
-static void ide_begin_reset(struct ide_channel *ch);
 
 /* The 400 ns after a Device write or a command: four Alt Status reads. */
 static void ide_delay400(struct ide_channel *ch)
@@ -88,6 +91,23 @@ int ide_wait_not_busy(struct ide_channel *ch, u32 ms)
 		if (ktime_ms() >= deadline)
 			return -ETIMEDOUT;
 		udelay(10);
+	}
+}
+
+/*
+ * Poll BSY for at most IDE_SPIN_US: what may be done with interrupts off.
+ * Returns the last Status (BSY still set if the device is not done).
+ */
+static u8 ide_spin_not_busy(struct ide_channel *ch)
+{
+	unsigned us;
+	u8 st;
+
+	for (us = 0;; us++) {
+		st = ide_altstatus(ch);
+		if (!(st & ATA_STATUS_BSY) || us == IDE_SPIN_US)
+			return st;
+		udelay(1);
 	}
 }
 
@@ -157,8 +177,7 @@ static u64 ide_read_error_lba(struct ide_channel *ch, bool lba48)
 	return lba;
 }
 
-/* Run both queues of the channel, the one whose turn it is first.  ch_lock held. */
-static void ide_kick(struct ide_channel *ch)
+void ide_kick(struct ide_channel *ch)
 {
 	unsigned i, u;
 
@@ -217,7 +236,9 @@ static u32 ide_good_bytes(struct ide_channel *ch)
 /*
  * A command ended with ERR or DF in Status, or the bus master reported an
  * error: say what and where, once, and end the request with -EIO.  An
- * interface CRC error is worth another try: that request is requeued.
+ * interface CRC error is worth another try: that request is requeued;
+ * after IDE_ICRC_SPEED_DOWN of them the drive gets a slower mode, through
+ * a reset, and the request a fresh try in it.
  */
 static void ide_fail(struct ide_channel *ch, u8 st, u8 bmst, const char *why)
 {
@@ -228,6 +249,14 @@ static void ide_fail(struct ide_channel *ch, u8 st, u8 bmst, const char *why)
 	u8 err = (st & ATA_STATUS_ERR) ? ide_read(ch, IDE_REG_ERROR) : 0;
 	u64 lba = ide_read_error_lba(ch, tf->tf_flags & ATA_TF_LBA48);
 
+	if ((err & ATA_ERROR_ICRC) && d->dr_dma && ++d->dr_icrc >= IDE_ICRC_SPEED_DOWN) {
+		ch->ch_rq = NULL;
+		ch->ch_rq_drive = NULL;
+		blk_requeue_request(rq->rq_q, rq);
+		ide_speed_down(d);
+		ide_begin_reset(ch);
+		return;
+	}
 	if ((err & ATA_ERROR_ICRC) && rq->rq_retries < IDE_ICRC_RETRIES) {
 		rq->rq_retries++;
 		ch->ch_rq = NULL;
@@ -310,6 +339,48 @@ static void ide_pio_write_block(struct ide_channel *ch)
 	ch->ch_pio_left -= lbs;
 }
 
+/*
+ * PIO write: the first block goes without an interrupt (ATA8-APT, PIO
+ * data-out): the device raises DRQ when it is ready for it.  Poll a few
+ * microseconds here (ide_spin_not_busy); if it is still busy, ch_drq_timer polls again every
+ * IDE_DRQ_POLL_MS until ch_drq_deadline, so that interrupts are never off
+ * for long (a disk spinning up takes seconds).  ch_lock held.
+ */
+static void ide_pio_out_first(struct ide_channel *ch)
+{
+	u8 st = ide_spin_not_busy(ch);
+
+	if (st & ATA_STATUS_BSY) {
+		if (ktime_ms() >= ch->ch_drq_deadline)
+			ide_fail_reset(ch, st, "never asked for data");
+		else
+			mod_timer(&ch->ch_drq_timer,
+				  get_jiffies_64() + msecs_to_jiffies(IDE_DRQ_POLL_MS) + 1);
+		return;
+	}
+	if ((st & (ATA_STATUS_ERR | ATA_STATUS_DF)) || !(st & ATA_STATUS_DRQ)) {
+		ide_fail(ch, st, 0, "refused the write");
+		return;
+	}
+	ide_pio_write_block(ch);
+}
+
+/**
+ * ide_drq_timer_fn - poll a PIO write that waits for its first DRQ.
+ * Timer context.  Nothing to do if that command is over (failed, timed
+ * out, or its first block went already).
+ */
+void ide_drq_timer_fn(struct timer_list *t)
+{
+	struct ide_channel *ch = container_of(t, struct ide_channel, ch_drq_timer);
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->ch_lock, flags);
+	if (ch->ch_state == IDE_CH_PIO_OUT && ch->ch_pio_left == blk_rq_bytes(ch->ch_rq))
+		ide_pio_out_first(ch);
+	spin_unlock_irqrestore(&ch->ch_lock, flags);
+}
+
 /* Build the command for rq into ch_tf; returns the state it runs in, or -errno. */
 static int ide_build_cmd(struct ide_channel *ch, struct ide_drive *d, struct request *rq)
 {
@@ -381,10 +452,10 @@ static void ide_start(struct ide_channel *ch, struct ide_drive *d, struct reques
 		return;
 	}
 	ide_select(ch, d->dr_unit);
-	st = ide_wait_not_busy(ch, IDE_READY_WAIT_MS);
-	if (st < 0 || (st & ATA_STATUS_DRQ)) {
+	st = ide_spin_not_busy(ch);		/* idle devices are not busy: no long wait */
+	if (st & (ATA_STATUS_BSY | ATA_STATUS_DRQ)) {
 		pr_warn("%s: busy before a command (status %#x): resetting the channel\n",
-			d->dr_name, st < 0 ? 0xffu : (unsigned)st);
+			d->dr_name, st);
 		ide_begin_reset(ch);
 		if (++rq->rq_retries > rq->rq_q->q_max_retries) {
 			ide_complete(ch, -EIO);
@@ -415,18 +486,9 @@ static void ide_start(struct ide_channel *ch, struct ide_drive *d, struct reques
 	if (state == IDE_CH_DMA) {
 		ide_bm_cmd(ch, ch->ch_bm_cmd | IDE_BM_CMD_START);
 	} else if (state == IDE_CH_PIO_OUT) {
-		/* The first block goes without an interrupt (ATA8-APT, PIO data-out). */
 		ide_delay400(ch);
-		st = ide_wait_not_busy(ch, IDE_DRQ_WAIT_MS);
-		if (st < 0) {
-			ide_fail_reset(ch, ide_altstatus(ch), "never asked for data");
-			return;
-		}
-		if ((st & (ATA_STATUS_ERR | ATA_STATUS_DF)) || !(st & ATA_STATUS_DRQ)) {
-			ide_fail(ch, (u8)st, 0, "refused the write");
-			return;
-		}
-		ide_pio_write_block(ch);
+		ch->ch_drq_deadline = ktime_ms() + IDE_DRQ_WAIT_MS;
+		ide_pio_out_first(ch);
 	}
 }
 
@@ -442,9 +504,9 @@ void ide_request_fn(struct request_queue *q)
 	struct request *rq;
 
 	assert_spin_locked(&ch->ch_lock);
-	while (ch->ch_state == IDE_CH_IDLE && (rq = blk_fetch_request(q)))
+	while (ch->ch_state == IDE_CH_IDLE && !d->dr_gone && (rq = blk_fetch_request(q)))
 		ide_start(ch, d, rq);
-	if (ch->ch_state == IDE_CH_DEAD)
+	if (ch->ch_state == IDE_CH_DEAD || d->dr_gone)
 		while ((rq = blk_fetch_request(q)))
 			__blk_end_request_all(rq, -EIO);
 }
@@ -601,10 +663,10 @@ irqreturn_t ide_intr(unsigned irq, void *data)
  * Soft reset of the channel (ATA8-APT, "Software reset protocol"): SRST
  * held 5 us, then released; the reset timer polls BSY from then on, so
  * the wait (up to 31 s for a disk spinning up) never spins with
- * interrupts off.  Whatever was in flight has been taken off already.
- * ch_lock held.
+ * interrupts off, and then the disks are revalidated (ide_eh.c).
+ * Whatever was in flight has been taken off already.  ch_lock held.
  */
-static void ide_begin_reset(struct ide_channel *ch)
+void ide_begin_reset(struct ide_channel *ch)
 {
 	ch->ch_state = IDE_CH_RESET;
 	ch->ch_resets++;
@@ -628,7 +690,7 @@ static bool ide_reset_done(struct ide_channel *ch)
 	unsigned u;
 
 	for (u = 0; u < IDE_UNITS; u++) {
-		if (ch->ch_drive[u].dr_kind != IDE_KIND_ATA)
+		if (ch->ch_drive[u].dr_kind != ATA_DEV_ATA)
 			continue;
 		/* Device 0 is selected after a reset; a write while it is BSY is lost. */
 		if (ide_altstatus(ch) & ATA_STATUS_BSY)
@@ -642,9 +704,9 @@ static bool ide_reset_done(struct ide_channel *ch)
 }
 
 /**
- * ide_reset_timer_fn - poll a resetting channel: back to idle when BSY
- * drops (interrupts on again, queues run), dead after the spec's 31 s.
- * Timer context.
+ * ide_reset_timer_fn - poll a resetting channel: when BSY drops, hand it
+ * to the revalidation work (which brings it back to idle); dead after the
+ * spec's 31 s.  Timer context.
  */
 void ide_reset_timer_fn(struct timer_list *t)
 {
@@ -655,9 +717,8 @@ void ide_reset_timer_fn(struct timer_list *t)
 	if (ch->ch_state != IDE_CH_RESET)
 		goto unlock;
 	if (ide_reset_done(ch)) {
-		ide_devctl(ch, 0);
-		ch->ch_state = IDE_CH_IDLE;
-		ide_kick(ch);
+		ch->ch_state = IDE_CH_REVALIDATE;
+		schedule_work(&ch->ch_eh_work);
 	} else if (ktime_ms() >= ch->ch_reset_deadline) {
 		pr_err("%s: still busy %u ms after a reset: channel dead, its I/O fails\n",
 		       ch->ch_name, IDE_BSY_TIMEOUT_MS);
@@ -746,7 +807,7 @@ struct request_queue *ide_init_queue(struct ide_drive *d, u32 timeout_ms)
 	blk_queue_max_segments(q, IDE_MAX_SG);
 	blk_queue_max_segment_size(q, IDE_PRD_MAX_BYTES);
 	blk_queue_segment_boundary(q, IDE_PRD_BOUNDARY - 1);
-	blk_queue_flush(q, d->dr_id.ai_wcache ? BLK_FLUSH_CACHE : 0);
+	blk_queue_flush(q, d->dr_id.ai_wcache_on ? BLK_FLUSH_CACHE : 0);
 	if (d->dr_dma &&
 	    (blk_queue_dma_alignment(q, IDE_DMA_ALIGN) ||
 	     blk_queue_bounce_limit(q, BLK_BOUNCE_4G, false))) {

@@ -15,15 +15,15 @@
 #include "kernel/errno.h"
 #include "kernel/shell.h"
 
-static void ide_show_drive(struct ide_drive *d, u64 errors, u64 timeouts)
+static void ide_show_drive(struct ide_drive *d, u64 errors, u64 timeouts, int xfer)
 {
 	char mode[16];
 
-	if (d->dr_kind != IDE_KIND_ATA || !d->dr_disk) {
-		kprintf("    %s: %s\n", d->dr_name, ide_kind_names[d->dr_kind]);
+	if (d->dr_kind != ATA_DEV_ATA || !d->dr_disk) {
+		kprintf("    %s: %s\n", d->dr_name, ata_dev_class_names[d->dr_kind]);
 		return;
 	}
-	ide_mode_str(d, mode, sizeof(mode));
+	ata_xfer_name(xfer, mode, sizeof(mode));
 	kprintf("    %s: ATA \"%s\" %llu sectors %s errors %llu timeouts %llu\n", d->dr_name,
 		d->dr_id.ai_model, (unsigned long long)ata_id_capacity512(&d->dr_id), mode,
 		(unsigned long long)errors, (unsigned long long)timeouts);
@@ -32,6 +32,7 @@ static void ide_show_drive(struct ide_drive *d, u64 errors, u64 timeouts)
 static void ide_show_channel(struct ide_channel *ch)
 {
 	u64 irqs, resets, errors[IDE_UNITS], timeouts[IDE_UNITS];
+	int xfer[IDE_UNITS];
 	unsigned long flags;
 	unsigned u;
 	u8 state;
@@ -47,6 +48,7 @@ static void ide_show_channel(struct ide_channel *ch)
 	for (u = 0; u < IDE_UNITS; u++) {
 		errors[u] = ch->ch_drive[u].dr_errors;
 		timeouts[u] = ch->ch_drive[u].dr_timeouts;
+		xfer[u] = ch->ch_drive[u].dr_dma ? ch->ch_drive[u].dr_ad.ad_xfer : -1;
 	}
 	spin_unlock_irqrestore(&ch->ch_lock, flags);
 	kprintf("  %s: %s cmd %#x ctl %#x bm %#x irq %d state %s irqs %llu resets %llu\n",
@@ -54,7 +56,7 @@ static void ide_show_channel(struct ide_channel *ch)
 		ch->ch_irq, ide_ch_state_names[state], (unsigned long long)irqs,
 		(unsigned long long)resets);
 	for (u = 0; u < IDE_UNITS; u++)
-		ide_show_drive(&ch->ch_drive[u], errors[u], timeouts[u]);
+		ide_show_drive(&ch->ch_drive[u], errors[u], timeouts[u], xfer[u]);
 }
 
 static int cmd_ide(int argc, char **argv)

@@ -16,9 +16,12 @@
  * decode and Bus Master enabled (HARDWARE.md item 10).
  *
  * The quirk table is data: Intel PIIX/ICH functions say in IDETIM
- * whether a channel decodes at all (a BIOS may switch one off), and
+ * whether a channel decodes at all (a BIOS may switch one off), ICH
+ * functions say which channels have an 80-conductor cable and let the
+ * driver change a drive's Ultra DMA timing (ide_ich_chipset), and
  * controllers whose bus mastering is known broken run PIO only.
  */
+#include "drivers/ata/atareg.h"
 #include "drivers/ide/idevar.h"
 #include "drivers/pci/pci.h"
 #include "drivers/pci/pcireg.h"
@@ -44,12 +47,13 @@ static const struct pci_device_id ide_pci_ids[] = {
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x1230), .pid_data = IDE_Q_PIIX_DECODE },
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x7010), .pid_data = IDE_Q_PIIX_DECODE },
 	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x7111), .pid_data = IDE_Q_PIIX_DECODE },
-	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x2411), .pid_data = IDE_Q_PIIX_DECODE },
-	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x244b), .pid_data = IDE_Q_PIIX_DECODE },
-	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x24cb), .pid_data = IDE_Q_PIIX_DECODE },
-	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x24db), .pid_data = IDE_Q_PIIX_DECODE },
-	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x266f), .pid_data = IDE_Q_PIIX_DECODE },
-	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x27df), .pid_data = IDE_Q_PIIX_DECODE },
+	/* ICH (82801AA) to ICH7: also cable detection and Ultra DMA timing. */
+	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x2411), .pid_data = IDE_Q_PIIX_DECODE | IDE_Q_ICH },
+	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x244b), .pid_data = IDE_Q_PIIX_DECODE | IDE_Q_ICH },
+	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x24cb), .pid_data = IDE_Q_PIIX_DECODE | IDE_Q_ICH },
+	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x24db), .pid_data = IDE_Q_PIIX_DECODE | IDE_Q_ICH },
+	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x266f), .pid_data = IDE_Q_PIIX_DECODE | IDE_Q_ICH },
+	{ PCI_DEVICE(PCI_VENDOR_INTEL, 0x27df), .pid_data = IDE_Q_PIIX_DECODE | IDE_Q_ICH },
 	/* CMD640 and PC-Tech RZ1000: no usable bus master (and known data bugs). */
 	{ PCI_DEVICE(PCI_VENDOR_CMD, 0x0640), .pid_data = IDE_Q_NODMA },
 	{ PCI_DEVICE(PCI_VENDOR_PCTECH, 0x1000), .pid_data = IDE_Q_NODMA },
@@ -79,6 +83,55 @@ const struct ide_io_ops ide_port_io = {
 	.io_out16s = ide_port_out16s,
 };
 
+/* ICH IDE_CONFIG: the BIOS's cable detection for the channel (either drive). */
+static bool ide_ich_cable80(struct ide_channel *ch)
+{
+	u16 cfg = pci_read16(ch->ch_sc->sc_pci, IDE_ICH_CONFIG);
+
+	return cfg & IDE_ICH_CONFIG_CBL80(ch->ch_index);
+}
+
+/*
+ * ICH Ultra DMA timing for a drive (the datasheets' SDMA_CNT, SDMA_TIM
+ * and IDE_CONFIG clock bits; the same values as Linux's ata_piix
+ * do_pata_set_dmamode): enable and time Ultra DMA modes 0-5, or turn
+ * Ultra DMA off for that drive (multiword DMA or PIO then run at the
+ * IDETIM timing the firmware set).  Returns 0 or -EINVAL for UDMA/6.
+ */
+static int ide_ich_set_mode(struct ide_channel *ch, unsigned unit, int mode)
+{
+	static const u8 ct[6] = { 0, 1, 2, 1, 2, 1 };	/* SDMA_TIM per UDMA mode */
+	struct pci_dev *dev = ch->ch_sc->sc_pci;
+	unsigned n = 2 * ch->ch_index + unit, udma = (unsigned)mode & ATA_XFER_MODE_MASK;
+	u8 cnt = pci_read8(dev, IDE_ICH_SDMA_CNT) & (u8)~(1u << n);
+	u16 tim, cfg;
+
+	if (mode < 0 || (mode & ATA_XFER_TYPE_MASK) != ATA_XFER_UDMA) {
+		pci_write8(dev, IDE_ICH_SDMA_CNT, cnt);
+		return 0;
+	}
+	if (udma >= ARRAY_SIZE(ct))
+		return -EINVAL;
+	tim = pci_read16(dev, IDE_ICH_SDMA_TIM);
+	tim &= (u16)~(IDE_ICH_SDMA_TIM_MASK << IDE_ICH_SDMA_TIM_SHIFT(n));
+	tim |= (u16)(ct[udma] << IDE_ICH_SDMA_TIM_SHIFT(n));
+	pci_write16(dev, IDE_ICH_SDMA_TIM, tim);
+	cfg = pci_read16(dev, IDE_ICH_CONFIG);
+	cfg &= (u16)~(IDE_ICH_CONFIG_CLK66(n) | IDE_ICH_CONFIG_CLK100(n));
+	if (udma == 5)
+		cfg |= IDE_ICH_CONFIG_CLK100(n);
+	else if (udma > 2)
+		cfg |= IDE_ICH_CONFIG_CLK66(n);
+	pci_write16(dev, IDE_ICH_CONFIG, cfg);
+	pci_write8(dev, IDE_ICH_SDMA_CNT, (u8)(cnt | 1u << n));
+	return 0;
+}
+
+static const struct ide_chipset ide_ich_chipset = {
+	.cs_cable80 = ide_ich_cable80,
+	.cs_set_mode = ide_ich_set_mode,
+};
+
 const struct pci_device_id *ide_pci_match(const struct pci_dev *dev)
 {
 	return pci_match_id(ide_pci_ids, dev);
@@ -106,6 +159,8 @@ static void ide_pci_channel(struct ide_softc *sc, unsigned i, u16 bm)
 	u8 native_bit = i ? PCI_IDE_PROGIF_SEC_NATIVE : PCI_IDE_PROGIF_PRI_NATIVE;
 	int irq;
 
+	ch->ch_sc = sc;
+	ch->ch_index = (u8)i;
 	ch->ch_irq = -1;
 	ch->ch_io = &ide_port_io;
 	if (sc->sc_quirks & IDE_Q_PIIX_DECODE) {
@@ -161,6 +216,8 @@ int ide_pci_setup(struct ide_softc *sc, struct pci_dev *dev, unsigned long quirk
 	sc->sc_index = index;
 	snprintf(sc->sc_name, sizeof(sc->sc_name), "pciide%u", index);
 	sc->sc_quirks = quirks;
+	if (quirks & IDE_Q_ICH)
+		sc->sc_chipset = &ide_ich_chipset;
 	if (dev->pd_progif & PCI_IDE_PROGIF_MASTER)
 		bm = ide_pci_io_bar(dev, IDE_PCI_BAR_BMIDE, IDE_BM_BAR_MIN_SIZE);
 	if (!bm || (sc->sc_quirks & IDE_Q_NODMA))

@@ -16,8 +16,7 @@
  *
  * The signature (ATA8-ACS 9.12 "Signature and persistence"): after a
  * reset a device leaves Count = 01h, LBA Low = 01h and a type code in
- * LBA Mid/High: 00h/00h for ATA, 14h/EBh for ATAPI (69h/96h from a SATA
- * ATAPI bridge), 3Ch/C3h SEMB, 96h/69h port multiplier.  With device 1
+ * LBA Mid/High, which ata_classify() reads for both drivers.  With device 1
  * absent, device 0 answers for it (ATA/ATAPI-7 volume 2): its own
  * registers, so an ATA signature, but Status 00h, which no ready ATA
  * device shows (DRDY is set); Linux's ata_sff_dev_classify applies the
@@ -28,19 +27,9 @@
 #include "kernel/errno.h"
 #include "lib/byteorder.h"
 
-const char *const ide_kind_names[IDE_KIND_NR] = {
-	[IDE_KIND_NONE] = "none",
-	[IDE_KIND_ATA] = "ATA",
-	[IDE_KIND_ATAPI] = "ATAPI",
-	[IDE_KIND_UNKNOWN] = "unknown",
-};
-
 #define IDE_PRD_ADDR_LIMIT	0x100000000ULL	/* PRD addresses are 32 bits */
 #define IDE_PRD_HALF		(IDE_PRD_MAX_BYTES / 2)
 
-/* SATA 3.x 11.3 signatures that a PATA-emulating SATA bridge may show. */
-#define IDE_SIG_SATAPI_LBAMID	0x69
-#define IDE_SIG_SATAPI_LBAHIGH	0x96
 #define IDE_SIG_FLOAT		0xff	/* an undriven bus reads all ones */
 
 int ide_prd_build(struct ide_prd *prd, u32 max, const struct scatterlist *sg, u32 nsg,
@@ -82,20 +71,16 @@ int ide_prd_build(struct ide_prd *prd, u32 max, const struct scatterlist *sg, u3
 	return (int)n;
 }
 
-enum ide_kind ide_sig_kind(u8 status, u8 count, u8 lba_low, u8 lba_mid, u8 lba_high)
+enum ata_dev_class ide_sig_class(u8 status, u8 count, u8 lba_low, u8 lba_mid, u8 lba_high)
 {
-	if (status == IDE_SIG_FLOAT)
-		return IDE_KIND_NONE;
-	if (lba_mid == ATA_SIG_ATAPI_LBAMID && lba_high == ATA_SIG_ATAPI_LBAHIGH)
-		return IDE_KIND_ATAPI;
-	if (lba_mid == IDE_SIG_SATAPI_LBAMID && lba_high == IDE_SIG_SATAPI_LBAHIGH)
-		return IDE_KIND_ATAPI;
-	if (lba_mid == IDE_SIG_FLOAT && lba_high == IDE_SIG_FLOAT)
-		return IDE_KIND_NONE;
-	if (lba_mid == ATA_SIG_ATA_LBAMID && lba_high == ATA_SIG_ATA_LBAHIGH) {
-		if (status == 0)
-			return IDE_KIND_NONE;	/* device 0 answering for an absent device 1 */
-		return count == 1 && lba_low == 1 ? IDE_KIND_ATA : IDE_KIND_UNKNOWN;
-	}
-	return IDE_KIND_UNKNOWN;
+	enum ata_dev_class class;
+
+	if (status == IDE_SIG_FLOAT || (lba_mid == IDE_SIG_FLOAT && lba_high == IDE_SIG_FLOAT))
+		return ATA_DEV_NONE;
+	class = ata_classify(lba_mid, lba_high, status);
+	if (class != ATA_DEV_ATA)
+		return class;
+	if (status == 0)
+		return ATA_DEV_NONE;	/* device 0 answering for an absent device 1 */
+	return count == 1 && lba_low == 1 ? ATA_DEV_ATA : ATA_DEV_UNKNOWN;
 }

@@ -11,15 +11,17 @@
  * (DEVICE for ATA, PACKET for ATAPI, which is only named and left alone).
  * A floating bus, a missing slave or a device that stays BSY costs at
  * most IDE_PROBE_BSY_MS per channel, never a hang.  Drives use DMA in the
- * mode the firmware selected (else multiword DMA); on a simplex
- * controller only the first channel with a DMA drive gets the bus master.
+ * mode the firmware selected (else multiword DMA), limited by the cable
+ * (ide_eh.c); on a simplex controller only the first channel with a DMA
+ * drive gets the bus master.  Each drive is then configured as after
+ * every reset (ata_dev_setup): its mode and write-cache setting sent.
  *
  * Names follow Linux: hda/hdb on the first controller's primary channel,
  * hdc/hdd on its secondary (majors 3 and 22, 64 minors per drive), the
  * next controller from hde on.  Capacity, model and cache come from
  * IDENTIFY; the queue (ide_init_queue, ide.c) takes only what a PRD table
- * can describe.  A disk with a write cache says so in its queue, and the
- * block layer flushes it at shutdown (block/genhd_flush.c).
+ * can describe.  A disk with a write cache on says so in its queue, and
+ * the block layer flushes it at shutdown (block/genhd_flush.c).
  *
  * Parameters: ide.nodma (PIO only), ide.timeout_ms (per command).
  */
@@ -37,7 +39,6 @@
 #define IDE_D_PROBE		0x04
 
 #define IDE_PROBE_BSY_MS	10000	/* BSY after SRST at boot: the drive spun up in POST */
-#define IDE_PROBE_CMD_MS	5000	/* IDENTIFY, SET FEATURES, polled, ms */
 #define IDE_DEF_TIMEOUT_MS	30000	/* a command without an interrupt, ms */
 #define IDE_MINORS		64	/* per drive: the disk and 63 partitions */
 
@@ -96,75 +97,42 @@ static bool ide_probe_present(struct ide_channel *ch, unsigned unit)
 }
 
 /*
- * A polled command with the device masked (nIEN), so no interrupt is
- * involved: with @buf, PIO data-in of one 512-byte block (IDENTIFY), else
- * a non-data command (SET FEATURES).  Returns 0, -EIO if the device
- * aborted it (or, for data-in, offered no data), -ETIMEDOUT if it never
- * answered.
+ * Configure an identified ATA drive: DMA when there is a bus master, no
+ * ide.nodma, a drive that has DMA, and on a simplex controller (SFF-8038i,
+ * Bus Master IDE Status bit 7: the channels cannot both do DMA) a bus
+ * master no other channel has taken; its mode (ide_pick_mode, ide_eh.c),
+ * the chipset timed for it, then ata_dev_setup: the mode selected with
+ * SET FEATURES, the write-cache policy, IDENTIFY read back.  Returns 0, or
+ * -errno for a drive that stopped answering (reported).
  */
-static int ide_probe_polled(struct ide_channel *ch, unsigned unit,
-			    const struct ata_taskfile *tf, u16 *buf)
-{
-	int st, err = 0;
-
-	ide_select(ch, unit);
-	st = ide_wait_not_busy(ch, IDE_PROBE_CMD_MS);
-	if (st < 0)
-		return st;
-	ide_load_tf(ch, tf, unit);
-	st = ide_wait_not_busy(ch, IDE_PROBE_CMD_MS);
-	if (st < 0)
-		err = st;
-	else if (buf ? (st & ATA_STATUS_ERR) || !(st & ATA_STATUS_DRQ)
-		     : (st & (ATA_STATUS_ERR | ATA_STATUS_DF)))
-		err = -EIO;
-	else if (buf)
-		ide_data_in(ch, buf, ATA_ID_WORDS);
-	(void)ide_read(ch, IDE_REG_STATUS);	/* the command is over: clear INTRQ */
-	return err;
-}
-
-/*
- * Choose DMA for an ATA drive: a bus master, no ide.nodma, a drive that
- * has DMA, and on a simplex controller (SFF-8038i, Bus Master IDE Status
- * bit 7: the channels cannot both do DMA) a bus master no other channel
- * has taken.  If the firmware selected no DMA mode, select the drive's
- * best multiword mode: MWDMA works at the controller's power-on
- * (compatible) timing, while Ultra DMA would need the chipset's own UDMA
- * registers programmed, which only the firmware has done.
- */
-static void ide_probe_dma(struct ide_drive *d)
+static int ide_probe_config(struct ide_drive *d)
 {
 	struct ide_channel *ch = d->dr_chan;
 	struct ide_softc *sc = ch->ch_sc;
-	const struct ata_id *ai = &d->dr_id;
-	struct ata_taskfile tf;
-	int mode, err;
+	bool dma = ch->ch_bm && !sc->sc_nodma && d->dr_id.ai_dma;
+	int err;
 
-	d->dr_dma = false;
-	if (!ch->ch_bm || sc->sc_nodma || !ai->ai_dma)
-		return;
-	if (sc->sc_simplex && sc->sc_dma_chan && sc->sc_dma_chan != ch) {
+	ide_dev_init(d);
+	if (dma && sc->sc_simplex && sc->sc_dma_chan && sc->sc_dma_chan != ch) {
 		pr_info("%s: simplex bus master, in use by %s: using PIO\n", d->dr_name,
 			sc->sc_dma_chan->ch_name);
-		return;
+		dma = false;
 	}
-	if (ai->ai_udma_active < 0 && ai->ai_mwdma_active < 0) {
-		if (!ai->ai_mwdma_modes)
-			return;
-		mode = 31 - __builtin_clz(ai->ai_mwdma_modes);
-		ata_set_features(&tf, ATA_SF_SET_XFER_MODE, (u8)(ATA_XFER_MWDMA | mode));
-		err = ide_probe_polled(ch, d->dr_unit, &tf, NULL);
-		if (err) {
-			pr_warn("%s: cannot select multiword DMA mode %d (%s): using PIO\n",
-				d->dr_name, mode, errstr(err));
-			return;
-		}
-		d->dr_mwdma_set = (s8)mode;
+	if (dma)
+		ide_pick_mode(d);	/* else PIO: the firmware's PIO mode and timing stay */
+	err = ide_set_chipset_mode(d);
+	if (!err)
+		err = ata_dev_setup(&d->dr_ad, &d->dr_id);
+	if (!err && dma && d->dr_ad.ad_xfer < 0)
+		err = ide_set_chipset_mode(d);	/* the drive refused its mode: PIO */
+	if (err) {
+		pr_warn("%s: cannot be configured (%s): drive ignored\n", d->dr_name, errstr(err));
+		return err;
 	}
-	d->dr_dma = true;
-	if (sc->sc_simplex)
+	d->dr_dma = d->dr_ad.ad_xfer >= 0;
+	if (d->dr_dma && sc->sc_simplex)
 		sc->sc_dma_chan = ch;
+	return 0;
 }
 
 /*
@@ -172,51 +140,49 @@ static void ide_probe_dma(struct ide_drive *d)
  * suggests (read for both units before any register is written: a write
  * reaches both devices).  Fills d; 0 or -errno.
  */
-static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ide_kind kind, u16 *buf)
+static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ata_dev_class kind, u16 *buf)
 {
 	struct ide_drive *d = &ch->ch_drive[unit];
 	struct ata_taskfile tf;
 	char model[ATA_MODEL_LEN + 1];
 	int err;
 
-	d->dr_kind = IDE_KIND_NONE;
-	if (kind == IDE_KIND_NONE)
+	d->dr_kind = ATA_DEV_NONE;
+	if (kind == ATA_DEV_NONE)
 		return 0;
 	if (!ide_probe_present(ch, unit))
 		return 0;
 	d->dr_kind = (u8)kind;
-	if (d->dr_kind == IDE_KIND_ATAPI) {
+	if (d->dr_kind == ATA_DEV_ATAPI) {
 		ata_identify(&tf, true);
 		model[0] = '\0';
-		if (!ide_probe_polled(ch, unit, &tf, buf))
+		if (!ide_exec_polled(ch, unit, &tf, buf))
 			ata_id_string(buf, ATA_ID_MODEL, ATA_ID_MODEL_WORDS, model);
 		pr_info("%s: ATAPI device \"%s\": not handled by this driver, left alone\n",
 			d->dr_name, model);
 		return 0;
 	}
-	if (d->dr_kind == IDE_KIND_NONE)
+	if (d->dr_kind == ATA_DEV_NONE)
 		return 0;
 	ata_identify(&tf, false);
-	err = ide_probe_polled(ch, unit, &tf, buf);
+	err = ide_exec_polled(ch, unit, &tf, buf);
 	if (!err)
 		err = ata_id_parse(buf, &d->dr_id);
 	if (err) {
-		if (d->dr_kind == IDE_KIND_ATA)
+		if (d->dr_kind == ATA_DEV_ATA)
 			pr_warn("%s: IDENTIFY DEVICE failed: %s; drive ignored\n", d->dr_name,
 				errstr(err));
-		d->dr_kind = IDE_KIND_NONE;
+		d->dr_kind = ATA_DEV_NONE;
 		return 0;
 	}
-	d->dr_kind = IDE_KIND_ATA;
+	d->dr_kind = ATA_DEV_ATA;
 	d->dr_lbs = d->dr_id.ai_logical_size;
 	if (!is_power_of_2(d->dr_lbs) || d->dr_lbs < SECTOR_SIZE || d->dr_lbs > IDE_PIO_BUF_SIZE ||
 	    !d->dr_id.ai_sectors) {
 		pr_warn("%s: %u-byte sectors, %llu of them: not supported, drive ignored\n",
 			d->dr_name, d->dr_lbs, (unsigned long long)d->dr_id.ai_sectors);
-		d->dr_kind = IDE_KIND_UNKNOWN;
-		return 0;
+		d->dr_kind = ATA_DEV_UNKNOWN;
 	}
-	ide_probe_dma(d);
 	return 0;
 }
 
@@ -241,7 +207,7 @@ static int ide_probe_settle(struct ide_channel *ch, unsigned unit)
 /* Find what is on the channel.  Returns the number of ATA drives. */
 static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 {
-	enum ide_kind kind[IDE_UNITS];
+	enum ata_dev_class kind[IDE_UNITS];
 	u8 count, low, mid, high;
 	unsigned u, n = 0;
 	bool floating = true;
@@ -266,38 +232,31 @@ static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 		if (st < 0) {
 			pr_warn("%s: still busy %u ms after a reset: ignored\n",
 				ch->ch_drive[u].dr_name, IDE_PROBE_BSY_MS);
-			kind[u] = IDE_KIND_NONE;
+			kind[u] = ATA_DEV_NONE;
 			continue;
 		}
 		count = ide_read(ch, IDE_REG_COUNT);
 		low = ide_read(ch, IDE_REG_LBA_LOW);
 		mid = ide_read(ch, IDE_REG_LBA_MID);
 		high = ide_read(ch, IDE_REG_LBA_HIGH);
-		kind[u] = ide_sig_kind((u8)st, count, low, mid, high);
+		kind[u] = ide_sig_class((u8)st, count, low, mid, high);
 		DPRINTF(IDE_D_PROBE, "%s: status %02x signature %02x %02x %02x %02x: %s\n",
-			ch->ch_drive[u].dr_name, st, count, low, mid, high, ide_kind_names[kind[u]]);
+			ch->ch_drive[u].dr_name, st, count, low, mid, high, ata_dev_class_names[kind[u]]);
 	}
+	for (u = 0; u < IDE_UNITS; u++)
+		ide_probe_unit(ch, u, kind[u], buf);
+	/* Modes once both drives are known: the cable is theirs to report. */
 	for (u = 0; u < IDE_UNITS; u++) {
-		if (ide_probe_unit(ch, u, kind[u], buf) == 0 &&
-		    ch->ch_drive[u].dr_kind == IDE_KIND_ATA)
+		struct ide_drive *d = &ch->ch_drive[u];
+
+		if (d->dr_kind != ATA_DEV_ATA)
+			continue;
+		if (ide_probe_config(d))
+			d->dr_kind = ATA_DEV_UNKNOWN;
+		else
 			n++;
 	}
 	return n;
-}
-
-/* Human-readable transfer mode, for the attach line and the ide command. */
-void ide_mode_str(const struct ide_drive *d, char *buf, size_t size)
-{
-	const struct ata_id *ai = &d->dr_id;
-
-	if (!d->dr_dma)
-		snprintf(buf, size, "PIO");
-	else if (ai->ai_udma_active >= 0)
-		snprintf(buf, size, "UDMA/%d", ai->ai_udma_active);
-	else if (ai->ai_mwdma_active >= 0)
-		snprintf(buf, size, "MWDMA/%d", ai->ai_mwdma_active);
-	else
-		snprintf(buf, size, "MWDMA/%d", d->dr_mwdma_set);
 }
 
 /* Queue and gendisk for an identified ATA drive, then add_disk (which scans). */
@@ -329,11 +288,11 @@ static int ide_attach_drive(struct ide_drive *d)
 	set_capacity(disk, cap);
 	d->dr_disk = disk;
 
-	ide_mode_str(d, mode, sizeof(mode));
+	ata_xfer_name(d->dr_dma ? d->dr_ad.ad_xfer : -1, mode, sizeof(mode));
 	pr_info("%s: %s, %llu MiB (%llu sectors), %s, %s%s\n", d->dr_name, ai->ai_model,
 		(unsigned long long)(cap >> (20 - SECTOR_SHIFT)), (unsigned long long)cap,
 		ai->ai_lba48 ? "LBA48" : "LBA28", mode,
-		ai->ai_wcache ? ", write cache" : "");
+		ai->ai_wcache_on ? ", write cache" : "");
 	err = add_disk(disk);
 	if (err) {
 		pr_err("%s: add_disk failed: %s\n", d->dr_name, errstr(err));
@@ -398,6 +357,8 @@ static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
 	snprintf(ch->ch_name, sizeof(ch->ch_name), "ide%u", chan_no);
 	spin_lock_init(&ch->ch_lock, "ide_channel");
 	timer_setup(&ch->ch_reset_timer, ide_reset_timer_fn);
+	timer_setup(&ch->ch_drq_timer, ide_drq_timer_fn);
+	work_init(&ch->ch_eh_work, ide_eh_work);
 	ch->ch_state = IDE_CH_IDLE;
 	ch->ch_selected = 0xff;
 	for (u = 0; u < IDE_UNITS; u++) {
@@ -405,7 +366,6 @@ static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
 
 		d->dr_chan = ch;
 		d->dr_unit = (u8)u;
-		d->dr_mwdma_set = -1;
 		err = disk_name_letters(d->dr_name, sizeof(d->dr_name), "hd",
 					chan_no * IDE_UNITS + u);
 		if (err)
@@ -430,12 +390,12 @@ static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
 	ide_devctl(ch, 0);
 
 	for (u = 0; u < IDE_UNITS; u++) {
-		if (ch->ch_drive[u].dr_kind != IDE_KIND_ATA)
+		if (ch->ch_drive[u].dr_kind != ATA_DEV_ATA)
 			continue;
 		if (ide_attach_drive(&ch->ch_drive[u]) == 0)
 			added++;
 		else
-			ch->ch_drive[u].dr_kind = IDE_KIND_UNKNOWN;	/* error already printed */
+			ch->ch_drive[u].dr_kind = ATA_DEV_UNKNOWN;	/* error already printed */
 	}
 	if (added)
 		return added;
@@ -519,6 +479,7 @@ void ide_detach(struct ide_softc *sc)
 			d->dr_queue = NULL;
 		}
 		del_timer(&ch->ch_reset_timer);
+		del_timer(&ch->ch_drq_timer);
 		ide_devctl(ch, ATA_CTL_NIEN);
 		free_irq((unsigned)ch->ch_irq, ch);
 		unregister_blkdev((unsigned)ch->ch_major, ch->ch_name);

@@ -104,4 +104,24 @@ _Static_assert(offsetof(struct ide_prd, prd_flags) == 6, "EOT word at byte 6");
 #define IDE_PIIX_IDETIM_SEC	0x42
 #define   IDE_PIIX_IDETIM_DECODE	0x8000
 
+/*
+ * Intel ICH IDE Ultra DMA registers (82801AA/ICH through ICH7 datasheets,
+ * "IDE Controller Registers (D31:F1)"); drive n is 2 * channel + unit.
+ *   SDMA_CNT   bit n: Ultra DMA enabled for drive n
+ *   SDMA_TIM   bits 4n+1:4n: cycle time CT/RP; with the base clock of
+ *              IDE_CONFIG: 0 UDMA/0, 1 UDMA/1, 2 UDMA/2 at 33 MHz; 1
+ *              UDMA/3, 2 UDMA/4 at 66 MHz; 1 UDMA/5 at 100 MHz
+ *   IDE_CONFIG bit n: 66 MHz base clock, bit 12+n: 100 MHz (ICH2 on);
+ *              bits 5:4 (primary) and 7:6 (secondary): the BIOS found an
+ *              80-conductor cable on that channel's drives
+ */
+#define IDE_ICH_SDMA_CNT	0x48	/* 8 bits */
+#define IDE_ICH_SDMA_TIM	0x4a	/* 16 bits */
+#define   IDE_ICH_SDMA_TIM_SHIFT(n)	(4 * (n))
+#define   IDE_ICH_SDMA_TIM_MASK		0x3
+#define IDE_ICH_CONFIG		0x54	/* 16 bits */
+#define   IDE_ICH_CONFIG_CLK66(n)	(0x0001 << (n))
+#define   IDE_ICH_CONFIG_CLK100(n)	(0x1000 << (n))
+#define   IDE_ICH_CONFIG_CBL80(ch)	(0x0030 << (2 * (ch)))
+
 #endif

@@ -16,6 +16,8 @@
  * Lock legend:
  *	[I] set during attach, before the IRQ is requested; immutable after
  *	[c] ch_lock of the channel (which is also each drive's queue lock)
+ *	[e] changed only by the revalidation work (ide_eh.c), which owns the
+ *	    channel while ch_state is IDE_CH_REVALIDATE; read freely otherwise
  *	[boot] changed only by attach and detach, never concurrently
  */
 #ifndef DRIVERS_IDE_IDEVAR_H
@@ -27,6 +29,7 @@
 #include "kernel/irq.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
+#include "kernel/work.h"
 
 struct gendisk;
 struct pci_dev;
@@ -39,16 +42,6 @@ struct request_queue;
 #define IDE_PRDT_ENTRIES	(2 * IDE_MAX_SG)	/* a 64 KiB entry becomes two */
 #define IDE_PIO_BUF_SIZE	4096	/* one logical sector, at most a page */
 
-/* What answered at a drive position (ATA8-ACS, Signature and persistence). */
-enum ide_kind {
-	IDE_KIND_NONE,		/* nothing there, or a floating bus */
-	IDE_KIND_ATA,		/* a disk: ours */
-	IDE_KIND_ATAPI,		/* a CD-ROM or tape: recognised, left alone */
-	IDE_KIND_UNKNOWN,	/* something answered but not usefully */
-	IDE_KIND_NR
-};
-extern const char *const ide_kind_names[IDE_KIND_NR];
-
 /* What the channel is doing; the interrupt handler acts on it. */
 enum ide_ch_state {
 	IDE_CH_IDLE,		/* no command: the next request may start */
@@ -57,6 +50,7 @@ enum ide_ch_state {
 	IDE_CH_PIO_OUT,		/* PIO write: an interrupt per block written */
 	IDE_CH_NODATA,		/* FLUSH CACHE and friends */
 	IDE_CH_RESET,		/* soft reset: waiting (by timer) for BSY to drop */
+	IDE_CH_REVALIDATE,	/* after it: ide_eh_work owns the channel */
 	IDE_CH_DEAD,		/* never came back from a reset: I/O fails */
 	IDE_CH_NR
 };
@@ -67,11 +61,14 @@ struct ide_channel;
 struct ide_drive {
 	struct ide_channel	*dr_chan;	/* [I] */
 	u8			dr_unit;	/* [I] 0 master, 1 slave */
-	u8			dr_kind;	/* [I] enum ide_kind */
-	bool			dr_dma;		/* [I] bus-master DMA in use */
-	s8			dr_mwdma_set;	/* [I] MWDMA mode we selected, -1 none */
+	u8			dr_kind;	/* [I] enum ata_dev_class */
+	bool			dr_dma;		/* [c] bus-master DMA in use (dr_ad.ad_xfer >= 0) */
+	bool			dr_gone;	/* [c] failed revalidation: I/O ends with -EIO */
+	u8			dr_icrc;	/* [c] interface CRC errors since the last speed change */
 	char			dr_name[8];	/* [I] "hda" */
-	struct ata_id		dr_id;		/* [I] parsed IDENTIFY */
+	struct ata_id		dr_id;		/* [e] parsed IDENTIFY */
+	struct ata_dev		dr_ad;		/* [e] mode and cache setting, told after resets
+						 * (ad_xfer also [c]: ide_speed_down) */
 	u32			dr_lbs;		/* [I] logical sector bytes */
 	struct request_queue	*dr_queue;	/* [I] queue lock = ch_lock */
 	struct gendisk		*dr_disk;	/* [I] */
@@ -113,6 +110,10 @@ struct ide_channel {
 
 	struct timer_list	ch_reset_timer;	/* [c] polls BSY after SRST */
 	u64			ch_reset_deadline; /* [c] ktime_ms() to give up */
+	struct work		ch_eh_work;	/* [c] revalidation after a reset */
+	u32			ch_eh_tries;	/* [c] resets in a row that did not revalidate */
+	struct timer_list	ch_drq_timer;	/* [c] polls for a PIO write's first DRQ */
+	u64			ch_drq_deadline; /* [c] ktime_ms() to give up */
 	u64			ch_irqs;	/* [c] interrupts that were ours */
 	u64			ch_resets;	/* [c] */
 };
@@ -120,9 +121,22 @@ struct ide_channel {
 /* Per-controller quirks (ide_pci.c's table; pci_device_id.pid_data). */
 #define IDE_Q_PIIX_DECODE	0x01	/* IDETIM bit 15 says whether a channel decodes */
 #define IDE_Q_NODMA		0x02	/* bus-master DMA known broken: PIO only */
+#define IDE_Q_ICH		0x04	/* Intel ICH: cable detection, UDMA timing */
+
+/*
+ * What a chipset lets the driver do beyond SFF-8038i (ide_pci.c's table);
+ * a NULL hook means it cannot.
+ */
+struct ide_chipset {
+	/* Whether the controller saw an 80-conductor cable on ch. */
+	bool	(*cs_cable80)(struct ide_channel *ch);
+	/* Time unit's DMA for mode (a SET TRANSFER MODE Count; -1: PIO). 0 or -errno. */
+	int	(*cs_set_mode)(struct ide_channel *ch, unsigned unit, int mode);
+};
 
 struct ide_softc {
 	struct pci_dev		*sc_pci;	/* [I] NULL for a legacy ISA controller */
+	const struct ide_chipset *sc_chipset;	/* [I] NULL: nothing beyond SFF-8038i */
 	char			sc_name[12];	/* [I] "pciide0" */
 	unsigned		sc_index;	/* [I] controller number: names hda + 4n */
 	unsigned long		sc_quirks;	/* [I] IDE_Q_* */
@@ -209,8 +223,6 @@ void ide_detach(struct ide_softc *sc);
 
 /* The attached controller after prev (the first for NULL); NULL at the end. */
 struct ide_softc *ide_next_controller(struct ide_softc *prev);
-/* "UDMA/5", "MWDMA/2", "PIO": how the drive moves data. */
-void ide_mode_str(const struct ide_drive *d, char *buf, size_t size);
 
 /* ide.c: the I/O path, for ide_probe.c (and the host tests). */
 struct request_queue *ide_init_queue(struct ide_drive *d, u32 timeout_ms);
@@ -219,12 +231,26 @@ int ide_prep_rq(struct request_queue *q, struct request *rq);
 enum blk_eh_timer_return ide_timed_out(struct request *rq);
 irqreturn_t ide_intr(unsigned irq, void *data);
 void ide_reset_timer_fn(struct timer_list *t);
+void ide_drq_timer_fn(struct timer_list *t);
+/* Soft-reset the channel; revalidation follows.  ch_lock held. */
+void ide_begin_reset(struct ide_channel *ch);
+/* Run both queues of the channel, the one whose turn it is first.  ch_lock held. */
+void ide_kick(struct ide_channel *ch);
 /* Wait (bounded) for BSY to drop; returns the Status, or -ETIMEDOUT. */
 int ide_wait_not_busy(struct ide_channel *ch, u32 ms);
 /* Write a taskfile and its command to unit (48-bit "previous" bytes first). */
 void ide_load_tf(struct ide_channel *ch, const struct ata_taskfile *tf, unsigned unit);
 /* Select unit and wait the 400 ns the Status needs (ATA8-APT, device selection). */
 void ide_select(struct ide_channel *ch, unsigned unit);
+
+/* ide_eh.c: polled commands, transfer modes, revalidation after a reset. */
+int ide_exec_polled(struct ide_channel *ch, unsigned unit, const struct ata_taskfile *tf,
+		    u16 *buf);
+void ide_dev_init(struct ide_drive *d);
+void ide_pick_mode(struct ide_drive *d);
+int ide_set_chipset_mode(struct ide_drive *d);
+void ide_speed_down(struct ide_drive *d);
+void ide_eh_work(struct work *w);
 
 /* ide_prd.c: pure, host-tested. */
 /*
@@ -240,10 +266,11 @@ int ide_prd_build(struct ide_prd *prd, u32 max, const struct scatterlist *sg, u3
 		  u32 *total);
 
 /*
- * Classify a drive by what it shows after reset, selected: its Status
- * (FFh: a floating bus; 00h with an ATA signature: device 0 answering for
- * an absent device 1) and its signature (count, LBA low/mid/high).
+ * Classify a drive by what it shows after reset, selected: the parallel
+ * bus's own cases (FFh: a floating bus; Status 00h with an ATA signature:
+ * device 0 answering for an absent device 1; an ATA signature without
+ * Count and LBA Low 01h: confused), then ata_classify() of the signature.
  */
-enum ide_kind ide_sig_kind(u8 status, u8 count, u8 lba_low, u8 lba_mid, u8 lba_high);
+enum ata_dev_class ide_sig_class(u8 status, u8 count, u8 lba_low, u8 lba_mid, u8 lba_high);
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include "tests/unit/ide_sim.h"
 #include "tests/unit/fakes/page_fake.h"
+#include "tests/unit/host/shim.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/printk.h"
 #include "lib/byteorder.h"
@@ -16,6 +17,9 @@
 #include <string.h>
 
 #define ST_READY	(ATA_STATUS_DRDY | ATA_STATUS_DSC)
+#define SIM_UDMA_MODES	0x003f		/* word 88: UDMA 0-5 supported ... */
+#define SIM_UDMA_ACTIVE(n)	(1u << (8 + (n)))	/* ... and mode n selected */
+#define SIM_UDMA_DEFAULT	(SIM_UDMA_MODES | SIM_UDMA_ACTIVE(5))
 
 /* The simulator behind a channel: one at a time, as the tests use it. */
 static struct ide_sim *sim_current;
@@ -135,6 +139,12 @@ static void sim_dma(struct ide_sim *s)
 		sim_abort(s, bad);
 		return;
 	}
+	if (s->s_icrc) {
+		s->s_icrc--;
+		sim_abort(s, s->s_lba);
+		s->s_error |= ATA_ERROR_ICRC;
+		return;
+	}
 	s->s_status = ST_READY;
 	s->s_cmd = 0;
 	s->s_dma_armed = false;
@@ -187,7 +197,7 @@ static void sim_command(struct ide_sim *s, u8 cmd)
 	s->s_cmd = cmd;
 	s->s_done = 0;
 	s->s_buf_pos = 0;
-	if (s->s_silent) {
+	if (s->s_silent && cmd != ATA_CMD_IDENTIFY_DEVICE && cmd != ATA_CMD_SET_FEATURES) {
 		s->s_silent--;
 		s->s_status = ATA_STATUS_BSY;	/* and nothing more, until a reset */
 		s->s_cmd = 0;
@@ -209,6 +219,7 @@ static void sim_command(struct ide_sim *s, u8 cmd)
 	case ATA_CMD_WRITE_SECTORS:
 	case ATA_CMD_WRITE_SECTORS_EXT:
 		s->s_status = ST_READY | ATA_STATUS_DRQ;	/* the first block without INTRQ */
+		s->s_drq_at = host_now_ns + s->s_drq_delay_ns;
 		break;
 	case ATA_CMD_IDENTIFY_DEVICE:
 	case ATA_CMD_IDENTIFY_PACKET:
@@ -223,6 +234,15 @@ static void sim_command(struct ide_sim *s, u8 cmd)
 		sim_raise(s);
 		break;
 	case ATA_CMD_SET_FEATURES:
+		if (s->s_feature[0] == ATA_SF_SET_XFER_MODE) {
+			s->s_xfer[u] = s->s_count[0];
+			if ((s->s_count[0] & ATA_XFER_TYPE_MASK) == ATA_XFER_UDMA)
+				s->s_id[u][ATA_ID_UDMA] = (u16)(SIM_UDMA_MODES |
+					SIM_UDMA_ACTIVE(s->s_count[0] & ATA_XFER_MODE_MASK));
+		} else if (s->s_feature[0] == ATA_SF_DISABLE_WCACHE) {
+			s->s_wcache_off++;
+			s->s_id[u][ATA_ID_CMDSET_ENABLED_1] &= (u16)~ATA_ID_ENABLED_1_WCACHE;
+		}
 		s->s_status = ST_READY;
 		s->s_cmd = 0;
 		sim_raise(s);
@@ -253,6 +273,11 @@ static u8 sim_status(struct ide_sim *s)
 			s->s_srst_polls--;
 		return ATA_STATUS_BSY;
 	}
+	if (host_now_ns < s->s_busy_until)
+		return ST_READY | ATA_STATUS_BSY;
+	if ((s->s_cmd == ATA_CMD_WRITE_SECTORS || s->s_cmd == ATA_CMD_WRITE_SECTORS_EXT) &&
+	    !s->s_done && host_now_ns < s->s_drq_at)
+		return ST_READY | ATA_STATUS_BSY;
 	return s->s_status;
 }
 
@@ -356,6 +381,10 @@ static void sim_out8(struct ide_channel *ch, u16 port, u8 v)
 	case IDE_SIM_CTL + IDE_REG_DEVCTL:
 		if ((v & ATA_CTL_SRST) && !(s->s_devctl & ATA_CTL_SRST)) {
 			s->s_resets++;
+			if (s->s_reset_defaults) {
+				s->s_id[0][ATA_ID_UDMA] = SIM_UDMA_DEFAULT;
+				s->s_id[1][ATA_ID_UDMA] = SIM_UDMA_DEFAULT;
+			}
 			s->s_cmd = 0;
 			s->s_dma_armed = false;
 			s->s_intrq = false;
@@ -472,6 +501,7 @@ void ide_sim_init(struct ide_sim *s, struct ide_channel *ch)
 	s->s_ch = ch;
 	sim_current = s;
 	s->s_status = ST_READY;
+	s->s_xfer[0] = s->s_xfer[1] = -1;
 	ch->ch_io = &ide_sim_io;
 	ch->ch_cmd = IDE_SIM_CMD;
 	ch->ch_ctl = IDE_SIM_CTL;
@@ -510,7 +540,8 @@ static void ata_sim_identify(u16 *id, u64 sectors)
 	id[ATA_ID_CMDSET_ENABLED_1] = ATA_ID_ENABLED_1_WCACHE;
 	id[ATA_ID_CMDSET_ENABLED_2] = ATA_ID_ENABLED_2_LBA48;
 	id[ATA_ID_CMDSET_ENABLED_3] = ATA_ID_VALID_VALUE;
-	id[ATA_ID_UDMA] = 0x003f | 1 << (8 + 5);
+	id[ATA_ID_UDMA] = SIM_UDMA_DEFAULT;
+	id[ATA_ID_HW_RESET] = 0x6001;		/* as QEMU: an 80-conductor cable */
 	id[ATA_ID_LBA48_CAPACITY] = (u16)sectors;
 	id[ATA_ID_LBA48_CAPACITY + 1] = (u16)(sectors >> 16);
 	id[ATA_ID_LBA48_CAPACITY + 2] = (u16)(sectors >> 32);

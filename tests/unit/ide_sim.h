@@ -5,8 +5,10 @@
  * SFF-8038i bus master that walks the driver's PRD table through the
  * fake physical memory of page_fake.c.  It implements struct ide_io_ops,
  * logs every register access, checks every PRD table it is given, and
- * can be told to fail a sector, stay silent, lose an interrupt or never
- * leave BSY after a reset.
+ * can be told to fail a sector, stay silent, lose an interrupt, never
+ * leave BSY after a reset, fail DMA with interface CRC errors, or keep a
+ * PIO write waiting for DRQ.  SET FEATURES changes IDENTIFY as QEMU does
+ * (word 88 for the mode, word 85 for the write cache).
  *
  * Interrupts are not delivered by the simulator itself: ide_sim_irq_pending()
  * says whether INTRQ is asserted and unmasked, and the test's idle hook
@@ -73,13 +75,18 @@ struct ide_sim {
 	/* faults */
 	bool			s_bad_set;
 	u64			s_bad_lba;	/* reads and writes touching it fail ABRT */
-	u32			s_silent;	/* this many commands never complete */
+	u32			s_silent;	/* this many I/O commands never complete */
 	u32			s_lose_irq;	/* this many completions raise no INTRQ */
 	bool			s_stuck_busy;	/* BSY forever after SRST */
 	u32			s_srst_polls;	/* Status reads that stay BSY after SRST */
 	u32			s_slave_reset_polls;	/* device 1 alone stays BSY this many
 							 * more Status reads after SRST */
 	u32			s_slave_busy;	/* ... of which this many are left */
+	u32			s_icrc;		/* this many DMA commands fail with ICRC */
+	bool			s_reset_defaults; /* SRST puts word 88 back to UDMA/5 */
+	u64			s_drq_delay_ns;	/* PIO write: BSY this long before DRQ */
+	u64			s_drq_at;	/* ... until host_now_ns reaches this */
+	u64			s_busy_until;	/* BSY (busy inside) until host_now_ns is this */
 
 	/* what happened */
 	struct ide_sim_access	s_log[IDE_SIM_LOG];
@@ -89,6 +96,8 @@ struct ide_sim {
 	u32			s_absent_cmds;	/* commands written to an absent device */
 	u32			s_resets;
 	u32			s_flushes;
+	int			s_xfer[2];	/* last SET TRANSFER MODE Count, -1 none */
+	u32			s_wcache_off;	/* SET FEATURES 82h taken */
 	u32			s_prd_bad;	/* tables breaking a rule (see ide_sim.c) */
 	u32			s_prd_tables;
 	u32			s_dma_cmds;

@@ -118,14 +118,6 @@ static void test_ncq_fis_tag(void)
 		 (u64)fis.h2d_lba4 << 32 | (u64)fis.h2d_lba5 << 40, 0x123456789ULL);
 }
 
-static void test_sig_names(void)
-{
-	CHECK_STR(ahci_sig_name(AHCI_SIG_ATA), "ATA disk");
-	CHECK_STR(ahci_sig_name(AHCI_SIG_ATAPI), "ATAPI device");
-	CHECK_STR(ahci_sig_name(AHCI_SIG_PM), "port multiplier");
-	CHECK_STR(ahci_sig_name(0xffffffff), "unknown device");
-}
-
 static void test_eh_pick(void)
 {
 	u32 failed, requeue;
@@ -158,7 +150,6 @@ static const struct unit_case cases[] = {
 	{ "prdt_split_4mib", test_prdt_split_4mib },
 	{ "hdr", test_hdr },
 	{ "ncq_fis_tag", test_ncq_fis_tag },
-	{ "sig_names", test_sig_names },
 	{ "eh_pick", test_eh_pick },
 };
 

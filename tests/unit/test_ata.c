@@ -244,7 +244,16 @@ static void test_rejects(void)
 	qemu_disk(2048, false);
 	set_integrity();
 	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(!ai.ai_csum_bad);
+	/* A bad checksum is noted, not fatal (libata warns and goes on). */
 	id[100] ^= 1;		/* one bit flipped after the checksum */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(ai.ai_csum_bad);
+	CHECK_EQ(ai.ai_sectors, 2049);
+	/* Clearly garbage: nothing answered with data. */
+	memset(id, 0, sizeof(id));
+	CHECK_EQ(ata_id_parse(id, &ai), -EIO);
+	memset(id, 0xff, sizeof(id));
 	CHECK_EQ(ata_id_parse(id, &ai), -EIO);
 
 	qemu_disk(2048, false);
@@ -604,6 +613,198 @@ static void test_classify(void)
 	CHECK_STR(ata_dev_class_names[ATA_DEV_NONE], "none");
 }
 
+/* Word 93 (libata's ata_drive_40wire): bits 14:13 = 11b is an 80-wire cable. */
+static void test_cable(void)
+{
+	struct ata_id ai;
+
+	qemu_disk(2048, false);
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(ai.ai_cable80);			/* QEMU's 0x6001 */
+	id[93] = 0x4001;			/* valid, CBLID clear: 40-wire */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(!ai.ai_cable80);
+	id[93] = 0xe001;			/* bit 15 set: not a valid word */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(!ai.ai_cable80);
+}
+
+/* libata's ata_down_xfermask_limit(ATA_DNXFER_DMA), one step at a time. */
+static void test_xfer_down(void)
+{
+	struct ata_id ai = disk(4096, false, false);
+	char b[16];
+	int m = ATA_XFER_UDMA | 5, steps = 0;
+
+	CHECK_EQ(ata_xfer_down(&ai, m, 0x07), ATA_XFER_UDMA | 4);
+	while ((m = ata_xfer_down(&ai, m, 0x07)) >= 0)
+		steps++;
+	CHECK_EQ(steps, 5 + 3);			/* UDMA 4..0, MWDMA 2..0 */
+	CHECK_EQ(ata_xfer_down(&ai, ATA_XFER_UDMA | 0, 0x07), ATA_XFER_MWDMA | 2);
+	CHECK_EQ(ata_xfer_down(&ai, ATA_XFER_UDMA | 0, 0x00), -EOPNOTSUPP);
+	CHECK_EQ(ata_xfer_down(&ai, ATA_XFER_MWDMA | 0, 0x07), -EOPNOTSUPP);
+	CHECK_EQ(ata_xfer_down(&ai, -1, 0x07), -EOPNOTSUPP);
+	ata_xfer_name(ATA_XFER_UDMA | 5, b, sizeof(b));
+	CHECK_STR(b, "UDMA/5");
+	ata_xfer_name(ATA_XFER_MWDMA | 2, b, sizeof(b));
+	CHECK_STR(b, "MWDMA/2");
+	ata_xfer_name(-1, b, sizeof(b));
+	CHECK_STR(b, "PIO");
+	CHECK_EQ(ata_xfer_active(&ai), ATA_XFER_UDMA | 5);
+}
+
+/*
+ * A fake device behind ata_dev's ad_exec: QEMU's answers to IDENTIFY and
+ * SET FEATURES (which, as QEMU does, updates word 88 and the write-cache
+ * bit), every command logged, refusals on request.
+ */
+struct fake_dev {
+	struct ata_dev	fd_ad;
+	u16		fd_id[ATA_ID_WORDS];
+	u8		fd_cmds[16][2];		/* command, feature */
+	unsigned	fd_ncmds;
+	bool		fd_refuse_xfer, fd_refuse_wc_off;
+};
+
+static int fake_exec(struct ata_dev *ad, const struct ata_taskfile *tf, u16 *buf)
+{
+	struct fake_dev *f = container_of(ad, struct fake_dev, fd_ad);
+
+	if (f->fd_ncmds < ARRAY_SIZE(f->fd_cmds)) {
+		f->fd_cmds[f->fd_ncmds][0] = tf->tf_command;
+		f->fd_cmds[f->fd_ncmds++][1] = (u8)tf->tf_feature;
+	}
+	if (tf->tf_command == ATA_CMD_IDENTIFY_DEVICE) {
+		memcpy(buf, f->fd_id, sizeof(f->fd_id));
+		return 0;
+	}
+	if (tf->tf_command != ATA_CMD_SET_FEATURES)
+		return -EIO;
+	if (tf->tf_feature == ATA_SF_SET_XFER_MODE) {
+		if (f->fd_refuse_xfer || (tf->tf_count & 0xf8) != ATA_XFER_UDMA)
+			return -EIO;
+		f->fd_id[88] = (u16)(0x3f | 1 << (8 + (tf->tf_count & 7)));
+		return 0;
+	}
+	if (tf->tf_feature == ATA_SF_DISABLE_WCACHE && !f->fd_refuse_wc_off) {
+		f->fd_id[85] &= (u16)~ATA_ID_ENABLED_1_WCACHE;
+		return 0;
+	}
+	return -EIO;
+}
+
+/* A QEMU disk with its write cache, but FLUSH CACHE (EXT) not listed. */
+static void fake_dev_init(struct fake_dev *f, bool flush)
+{
+	qemu_disk(2048, false);
+	if (!flush)
+		id[83] &= (u16)~(ATA_ID_CMDSET_2_FLUSH | ATA_ID_CMDSET_2_FLUSH_EXT);
+	memset(f, 0, sizeof(*f));
+	memcpy(f->fd_id, id, sizeof(id));
+	f->fd_ad.ad_name = "hdz";
+	f->fd_ad.ad_exec = fake_exec;
+	f->fd_ad.ad_xfer = ATA_XFER_UDMA | 2;
+}
+
+static bool fake_sent(const struct fake_dev *f, u8 cmd, u8 feature)
+{
+	unsigned i;
+
+	for (i = 0; i < f->fd_ncmds; i++)
+		if (f->fd_cmds[i][0] == cmd && f->fd_cmds[i][1] == feature)
+			return true;
+	return false;
+}
+
+/* Attach: the mode is selected and read back. */
+static void test_dev_setup_mode(void)
+{
+	struct fake_dev f;
+	struct ata_id ai;
+
+	fake_dev_init(&f, true);
+	CHECK_EQ(ata_dev_identify(&f.fd_ad, &ai), 0);
+	CHECK_EQ(ai.ai_udma_active, 5);
+	CHECK_EQ(ata_dev_setup(&f.fd_ad, &ai), 0);
+	CHECK(fake_sent(&f, ATA_CMD_SET_FEATURES, ATA_SF_SET_XFER_MODE));
+	CHECK(!fake_sent(&f, ATA_CMD_SET_FEATURES, ATA_SF_DISABLE_WCACHE));
+	CHECK_EQ(ai.ai_udma_active, 2);		/* what the disk says now */
+	CHECK(ai.ai_wcache_on);			/* it can flush: the cache stays */
+	/* A refused mode: PIO, and the driver is told by ad_xfer. */
+	fake_dev_init(&f, true);
+	f.fd_refuse_xfer = true;
+	CHECK_EQ(ata_dev_identify(&f.fd_ad, &ai), 0);
+	CHECK_EQ(ata_dev_setup(&f.fd_ad, &ai), 0);
+	CHECK_EQ(f.fd_ad.ad_xfer, -1);
+	/* ... unless refusing is allowed (SATA). */
+	fake_dev_init(&f, true);
+	f.fd_refuse_xfer = true;
+	f.fd_ad.ad_xfer_optional = true;
+	CHECK_EQ(ata_dev_identify(&f.fd_ad, &ai), 0);
+	CHECK_EQ(ata_dev_setup(&f.fd_ad, &ai), 0);
+	CHECK_EQ(f.fd_ad.ad_xfer, ATA_XFER_UDMA | 2);
+}
+
+/* A write cache without FLUSH CACHE: off, write-through; else kept and flushed. */
+static void test_dev_setup_wcache(void)
+{
+	struct fake_dev f;
+	struct ata_id ai;
+	struct ata_taskfile tf;
+
+	fake_dev_init(&f, false);
+	CHECK_EQ(ata_dev_identify(&f.fd_ad, &ai), 0);
+	CHECK(ai.ai_wcache_on && !ai.ai_flush && !ai.ai_flush_ext);
+	CHECK_EQ(ata_dev_setup(&f.fd_ad, &ai), 0);
+	CHECK(fake_sent(&f, ATA_CMD_SET_FEATURES, ATA_SF_DISABLE_WCACHE));
+	CHECK(f.fd_ad.ad_wcache_off);
+	CHECK(!ai.ai_wcache_on);		/* nothing to flush: write-through */
+
+	fake_dev_init(&f, false);
+	f.fd_refuse_wc_off = true;
+	CHECK_EQ(ata_dev_identify(&f.fd_ad, &ai), 0);
+	CHECK_EQ(ata_dev_setup(&f.fd_ad, &ai), 0);
+	CHECK(!f.fd_ad.ad_wcache_off);
+	CHECK(ai.ai_wcache_on);			/* the queue keeps flushing ... */
+	CHECK_EQ(ai.ai_udma_active, 2);		/* (and the mode still went out) */
+	ata_flush(&tf, &ai);
+	CHECK_EQ(tf.tf_command, ATA_CMD_FLUSH_CACHE);	/* ... with FLUSH CACHE */
+}
+
+/* After a reset: the same disk gets its settings again; another one is refused. */
+static void test_dev_revalidate(void)
+{
+	struct fake_dev f;
+	struct ata_id ai;
+
+	fake_dev_init(&f, false);
+	CHECK_EQ(ata_dev_identify(&f.fd_ad, &ai), 0);
+	CHECK_EQ(ata_dev_setup(&f.fd_ad, &ai), 0);
+	/* The reset put the device back to its defaults. */
+	f.fd_id[88] = 0x3f | 1 << (8 + 5);
+	f.fd_id[85] |= ATA_ID_ENABLED_1_WCACHE;
+	f.fd_ncmds = 0;
+	CHECK_EQ(ata_dev_revalidate(&f.fd_ad, &ai), 0);
+	CHECK_EQ(f.fd_cmds[0][0], ATA_CMD_IDENTIFY_DEVICE);	/* who is it, first */
+	CHECK(fake_sent(&f, ATA_CMD_SET_FEATURES, ATA_SF_SET_XFER_MODE));
+	CHECK(fake_sent(&f, ATA_CMD_SET_FEATURES, ATA_SF_DISABLE_WCACHE));
+	CHECK_EQ(ai.ai_udma_active, 2);
+	CHECK(!ai.ai_wcache_on);
+
+	/* Another serial number: nothing is sent to it but IDENTIFY. */
+	f.fd_id[ATA_ID_SERIAL] ^= 0x0100;
+	f.fd_ncmds = 0;
+	CHECK_EQ(ata_dev_revalidate(&f.fd_ad, &ai), -ENODEV);
+	CHECK_EQ(f.fd_ncmds, 1);
+	CHECK_STR(ai.ai_serial, "QM00001");	/* the old identity is kept */
+	/* The same for another capacity. */
+	fake_dev_init(&f, true);
+	CHECK_EQ(ata_dev_identify(&f.fd_ad, &ai), 0);
+	f.fd_id[60]++;
+	f.fd_id[100]++;
+	CHECK_EQ(ata_dev_revalidate(&f.fd_ad, &ai), -ENODEV);
+}
+
 static const struct unit_case cases[] = {
 	{ "qemu_ide_disk", test_qemu_ide_disk },
 	{ "qemu_ahci_ncq", test_qemu_ahci_ncq },
@@ -626,6 +827,11 @@ static const struct unit_case cases[] = {
 	{ "xfer_mode", test_xfer_mode },
 	{ "err_describe", test_err_describe },
 	{ "classify", test_classify },
+	{ "cable", test_cable },
+	{ "xfer_down", test_xfer_down },
+	{ "dev_setup_mode", test_dev_setup_mode },
+	{ "dev_setup_wcache", test_dev_setup_wcache },
+	{ "dev_revalidate", test_dev_revalidate },
 };
 
 UNIT_MAIN("ata", cases)

@@ -5,7 +5,11 @@
  * interrupt handler's register order, PRD tables, LBA28 vs LBA48
  * commands, flushes, device errors, lost interrupts, timeouts with
  * channel resets and bounded retries, a channel that never comes back,
- * and master and slave taking turns on their shared channel.
+ * and master and slave taking turns on their shared channel; after a
+ * reset, revalidation (the mode told again, another disk failed), a
+ * slower mode after interface CRC errors, and no busy-wait of more than
+ * MAX_LOCKED_SPIN_NS with the channel lock held (interrupts off), in any
+ * test (a slow PIO write, a device busy before its command).
  *
  * "Interrupts" are delivered by the idle hook: a waiter halts, and the
  * hook calls ide_intr() when the simulated INTRQ is up, or else lets a
@@ -32,11 +36,30 @@ static struct ide_channel *ch;
 static struct page *prdt_page;
 static u32 irq_none;
 
-void udelay(u32 us) { host_now_ns += (u64)us * NSEC_PER_USEC; }
-void mdelay(u32 ms) { host_now_ns += (u64)ms * NSEC_PER_MSEC; }
+/*
+ * The driver's busy-waits advance the fake clock.  Those made with the
+ * channel lock held (interrupts off, on the real machine) are summed
+ * from one idle to the next, and the longest such stretch is kept.
+ */
+static u64 locked_ns, locked_max_ns;
+#define MAX_LOCKED_SPIN_NS	(50 * NSEC_PER_USEC)	/* "a few tens of microseconds" */
+
+static void spin_wait(u64 ns)
+{
+	host_now_ns += ns;
+	if (ch && spin_is_locked(&ch->ch_lock)) {
+		locked_ns += ns;
+		if (locked_ns > locked_max_ns)
+			locked_max_ns = locked_ns;
+	}
+}
+
+void udelay(u32 us) { spin_wait((u64)us * NSEC_PER_USEC); }
+void mdelay(u32 ms) { spin_wait((u64)ms * NSEC_PER_MSEC); }
 
 static void idle_hook(void)
 {
+	locked_ns = 0;
 	if (ide_sim_irq_pending(&sim)) {
 		ide_sim_log_irq(&sim);
 		host_in_interrupt = true;
@@ -46,21 +69,6 @@ static void idle_hook(void)
 		return;
 	}
 	host_advance_ns(NSEC_PER_MSEC);
-}
-
-static void fake_id(struct ata_id *ai, u64 sectors)
-{
-	memset(ai, 0, sizeof(*ai));
-	strcpy(ai->ai_model, "SIM DISK");
-	ai->ai_sectors = sectors;
-	ai->ai_logical_size = SECTOR_SIZE;
-	ai->ai_physical_size = SECTOR_SIZE;
-	ai->ai_lba48 = true;
-	ai->ai_dma = true;
-	ai->ai_wcache = ai->ai_wcache_on = true;
-	ai->ai_flush = ai->ai_flush_ext = true;
-	ai->ai_udma_active = 5;
-	ai->ai_mwdma_active = -1;
 }
 
 /* A channel with units drives (1: master, 2: master and slave). */
@@ -77,6 +85,8 @@ static void setup(bool dma, unsigned units)
 	ide_sim_init(&sim, ch);
 	spin_lock_init(&ch->ch_lock, "ide_channel");
 	timer_setup(&ch->ch_reset_timer, ide_reset_timer_fn);
+	timer_setup(&ch->ch_drq_timer, ide_drq_timer_fn);
+	work_init(&ch->ch_eh_work, ide_eh_work);
 	ch->ch_state = IDE_CH_IDLE;
 	ch->ch_selected = 0xff;
 	ch->ch_irq = IDE_PRI_IRQ;
@@ -91,9 +101,11 @@ static void setup(bool dma, unsigned units)
 		ide_sim_add_disk(&sim, u, DISK_SECTORS);
 		d->dr_chan = ch;
 		d->dr_unit = (u8)u;
-		d->dr_kind = IDE_KIND_ATA;
+		d->dr_kind = ATA_DEV_ATA;
 		snprintf(d->dr_name, sizeof(d->dr_name), "hd%c", 'a' + u);
-		fake_id(&d->dr_id, DISK_SECTORS);
+		CHECK_EQ(ata_id_parse(sim.s_id[u], &d->dr_id), 0);
+		ide_dev_init(d);
+		d->dr_ad.ad_xfer = dma ? ata_xfer_active(&d->dr_id) : -1;
 		d->dr_lbs = SECTOR_SIZE;
 		d->dr_dma = dma;
 		d->dr_queue = ide_init_queue(d, TIMEOUT_MS);
@@ -102,6 +114,7 @@ static void setup(bool dma, unsigned units)
 	}
 	ide_devctl(ch, 0);
 	irq_none = 0;
+	locked_max_ns = 0;
 	host_idle_hook = idle_hook;
 }
 
@@ -109,10 +122,14 @@ static void teardown(void)
 {
 	unsigned u;
 
+	/* In no scenario did the driver spin long with interrupts off. */
+	CHECK(locked_max_ns <= MAX_LOCKED_SPIN_NS);
+
 	for (u = 0; u < IDE_UNITS; u++)
 		if (ch->ch_drive[u].dr_queue)
 			blk_cleanup_queue(ch->ch_drive[u].dr_queue);
 	del_timer(&ch->ch_reset_timer);
+	del_timer(&ch->ch_drq_timer);
 	host_idle_hook = NULL;
 	__free_page(prdt_page);
 	free(ch->ch_sg);
@@ -460,6 +477,155 @@ static void test_error_in_merged_request(void)
 	}
 }
 
+/* The commands unit was sent from the n-th on. */
+static unsigned cmds_since(unsigned n, u8 *out, unsigned max)
+{
+	unsigned k = 0;
+
+	for (; n < sim.s_ncmds && k < max; n++)
+		out[k++] = sim.s_cmds[n].c_command;
+	return k;
+}
+
+/*
+ * After a reset the drive is revalidated and told its mode again (libata:
+ * revalidate, then set mode): the reset put it back to its default.
+ */
+static void test_reset_resends_mode(void)
+{
+	static const u8 want[] = { ATA_CMD_READ_DMA, ATA_CMD_IDENTIFY_DEVICE, ATA_CMD_SET_FEATURES,
+				   ATA_CMD_IDENTIFY_DEVICE, ATA_CMD_READ_DMA };
+	u8 got[8];
+	unsigned n0, i;
+	bool ok;
+
+	setup(true, 1);
+	sim.s_reset_defaults = true;
+	ch->ch_drive[0].dr_ad.ad_xfer = ATA_XFER_UDMA | 2;	/* as a 40-wire cable leaves it */
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 700, 16, 0, 9, NULL), 0);
+	sim.s_silent = 1;
+	n0 = sim.s_ncmds;
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 700, 16, 0, 9, &ok), 0);
+	CHECK(ok);
+	CHECK_EQ(sim.s_resets, 1);
+	CHECK_EQ(cmds_since(n0, got, ARRAY_SIZE(got)), ARRAY_SIZE(want));
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		CHECK_EQ(got[i], want[i]);
+	CHECK_EQ(sim.s_xfer[0], ATA_XFER_UDMA | 2);
+	CHECK_EQ(ch->ch_drive[0].dr_id.ai_udma_active, 2);	/* read back */
+	CHECK(ch->ch_drive[0].dr_dma);
+	teardown();
+}
+
+/* Another disk answers after the reset: it is failed, and never written to. */
+static void test_reset_other_disk_fails(void)
+{
+	u8 before[SECTOR_SIZE], got[8];
+	unsigned n0, n, i;
+
+	setup(true, 1);
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 900, 1, 0, 4, NULL), 0);
+	memcpy(before, ide_sim_sector(&sim, 0, 900), SECTOR_SIZE);
+	sim.s_id[0][ATA_ID_SERIAL] ^= 0x0100;	/* swapped while the command hung */
+	sim.s_silent = 1;
+	n0 = sim.s_ncmds;
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 900, 1, 0, 5, NULL), -EIO);
+	CHECK(ch->ch_drive[0].dr_gone);
+	CHECK_EQ(sim.s_resets, 1);
+	n = cmds_since(n0 + 1, got, ARRAY_SIZE(got));
+	CHECK_EQ(n, 1);
+	for (i = 0; i < n; i++)
+		CHECK_EQ(got[i], ATA_CMD_IDENTIFY_DEVICE);
+	CHECK(!memcmp(before, ide_sim_sector(&sim, 0, 900), SECTOR_SIZE));
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 900, 1, 0, 4, NULL), -EIO);
+	CHECK_EQ(ch->ch_state, IDE_CH_IDLE);
+	teardown();
+}
+
+static int chip_mode = -2;
+static unsigned chip_calls;
+
+static int fake_set_mode(struct ide_channel *c, unsigned unit, int mode)
+{
+	chip_mode = mode;
+	chip_calls++;
+	return 0;
+}
+
+static const struct ide_chipset fake_chipset = { .cs_set_mode = fake_set_mode };
+
+/*
+ * Repeated interface CRC errors: one mode slower (libata's
+ * ata_down_xfermask_limit), chipset and drive both, after a reset; a
+ * chipset that cannot be retimed goes to PIO.  The request survives.
+ */
+static void test_icrc_speed_down(void)
+{
+	bool ok;
+
+	setup(true, 1);
+	sc.sc_chipset = &fake_chipset;
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 1200, 8, 0, 6, NULL), 0);
+	sim.s_icrc = 3;
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 1200, 8, 0, 6, &ok), 0);
+	CHECK(ok);
+	CHECK_EQ(sim.s_resets, 1);
+	CHECK_EQ(sim.s_xfer[0], ATA_XFER_UDMA | 4);
+	CHECK_EQ(chip_mode, ATA_XFER_UDMA | 4);
+	CHECK(ch->ch_drive[0].dr_dma);
+	CHECK_EQ(ch->ch_drive[0].dr_id.ai_udma_active, 4);
+	/* Two more do not step down again: the count starts over. */
+	sim.s_icrc = 2;
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 1200, 8, 0, 6, &ok), 0);
+	CHECK_EQ(sim.s_xfer[0], ATA_XFER_UDMA | 4);
+	teardown();
+
+	setup(true, 1);
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 1200, 8, 0, 6, NULL), 0);
+	sim.s_icrc = 3;
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 1200, 8, 0, 6, &ok), 0);
+	CHECK(ok);
+	CHECK(!ch->ch_drive[0].dr_dma);
+	CHECK_EQ(last_cmd()->c_command, ATA_CMD_READ_SECTORS);
+	teardown();
+}
+
+/*
+ * A PIO write whose device takes its time to ask for the first block:
+ * no busy-wait with the channel lock held (interrupts off) lasts longer
+ * than a few tens of microseconds.
+ */
+static void test_pio_write_drq_wait(void)
+{
+	bool ok;
+
+	setup(false, 1);
+	sim.s_drq_delay_ns = 5 * NSEC_PER_MSEC;
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 40, 8, 0, 3, NULL), 0);
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 40, 8, 0, 3, &ok), 0);
+	CHECK(ok);
+	CHECK_EQ(sim.s_resets, 0);
+	teardown();				/* which checks locked_max_ns */
+}
+
+/*
+ * A device busy before a command: the driver does not wait for it with
+ * interrupts off; it resets the channel (the reset is polled by timer)
+ * and the request goes out again.
+ */
+static void test_busy_before_command(void)
+{
+	bool ok;
+
+	setup(true, 1);
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 60, 8, 0, 7, NULL), 0);
+	sim.s_busy_until = host_now_ns + 50 * NSEC_PER_MSEC;
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 60, 8, 0, 7, &ok), 0);
+	CHECK(ok);
+	CHECK_EQ(sim.s_resets, 1);
+	teardown();				/* which checks locked_max_ns */
+}
+
 static const struct unit_case cases[] = {
 	{ "ide/io/dma_every_memory_range", test_dma_every_range },
 	{ "ide/io/isr_register_order", test_isr_register_order },
@@ -473,5 +639,10 @@ static const struct unit_case cases[] = {
 	{ "ide/io/timeout_gives_up", test_timeout_gives_up },
 	{ "ide/io/dead_channel", test_dead_channel },
 	{ "ide/io/master_slave_take_turns", test_master_slave_take_turns },
+	{ "ide/io/reset_resends_mode", test_reset_resends_mode },
+	{ "ide/io/reset_other_disk_fails", test_reset_other_disk_fails },
+	{ "ide/io/icrc_speed_down", test_icrc_speed_down },
+	{ "ide/io/pio_write_drq_wait", test_pio_write_drq_wait },
+	{ "ide/io/busy_before_command", test_busy_before_command },
 };
 UNIT_MAIN("ide_io", cases)

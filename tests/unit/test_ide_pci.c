@@ -3,11 +3,13 @@
  * the fake configuration space: compatibility vs native mode per channel
  * from the prog-if (PCI IDE 1.0), BAR4 as the bus master, the PCI
  * interrupt in native mode, IDETIM decode on Intel PIIX, the quirk table
- * (PIO-only chips), and the command register the driver leaves.
+ * (PIO-only chips), the command register the driver leaves, and the ICH
+ * cable detection and Ultra DMA timing.
  */
 #include "tests/unit/unit.h"
 #include "tests/unit/fakes/apic_fake.h"
 #include "tests/unit/fakes/pci_fake.h"
+#include "drivers/ata/atareg.h"
 #include "drivers/ide/idevar.h"
 #include "drivers/pci/pci.h"
 #include "drivers/pci/pcireg.h"
@@ -70,6 +72,7 @@ static void test_piix3_legacy(void)
 	CHECK_EQ(setup_sc(d), 0);
 	CHECK_STR(sc.sc_name, "pciide0");
 	CHECK(!sc.sc_nodma);
+	CHECK(sc.sc_chipset == NULL);		/* no cable detection, no UDMA timing */
 	CHECK(!sc.sc_chan[0].ch_native && !sc.sc_chan[1].ch_native);
 	CHECK_EQ(sc.sc_chan[0].ch_cmd, 0x1f0);
 	CHECK_EQ(sc.sc_chan[0].ch_ctl + IDE_REG_ALTSTATUS, 0x3f6);
@@ -170,6 +173,48 @@ static void test_not_ide(void)
 	pci_host_destroy(&host);
 }
 
+/*
+ * ICH: the BIOS's cable detection per channel (IDE_CONFIG bits 5:4, 7:6)
+ * and Ultra DMA timing per drive (SDMA_CNT, SDMA_TIM, IDE_CONFIG clocks),
+ * with the values of Linux's ata_piix; PIIX3 has neither.
+ */
+static void test_ich_cable_and_udma(void)
+{
+	struct pci_fake_fn *fn = add(0x8086, 0x24db, 0x8a, false);	/* ICH5 */
+	const struct ide_chipset *cs;
+	struct pci_dev *d;
+
+	pci_fake_set(fn, IDE_PIIX_IDETIM_PRI, 2, IDE_PIIX_IDETIM_DECODE);
+	pci_fake_set(fn, IDE_PIIX_IDETIM_SEC, 2, IDE_PIIX_IDETIM_DECODE);
+	pci_fake_set(fn, IDE_ICH_CONFIG, 2, 0x0020 | 0x0001);	/* 80 wires on the primary */
+	pci_fake_wmask(fn, IDE_ICH_SDMA_CNT, 1, 0x0f);
+	pci_fake_wmask(fn, IDE_ICH_SDMA_TIM, 2, 0x3333);
+	pci_fake_wmask(fn, IDE_ICH_CONFIG, 2, 0xf0ff);
+	d = scan();
+	CHECK_EQ(setup_sc(d), 0);
+	cs = sc.sc_chipset;
+	CHECK(cs != NULL);
+	if (!cs)
+		return;
+	CHECK(cs->cs_cable80(&sc.sc_chan[0]));
+	CHECK(!cs->cs_cable80(&sc.sc_chan[1]));
+
+	CHECK_EQ(cs->cs_set_mode(&sc.sc_chan[0], 0, ATA_XFER_UDMA | 5), 0);
+	CHECK_EQ(pci_fake_get(fn, IDE_ICH_SDMA_CNT, 1), 0x01);
+	CHECK_EQ(pci_fake_get(fn, IDE_ICH_SDMA_TIM, 2), 0x0001);
+	CHECK_EQ(pci_fake_get(fn, IDE_ICH_CONFIG, 2), 0x1020);	/* 100 MHz, not 66 */
+	CHECK_EQ(cs->cs_set_mode(&sc.sc_chan[1], 1, ATA_XFER_UDMA | 4), 0);	/* drive 3 */
+	CHECK_EQ(pci_fake_get(fn, IDE_ICH_SDMA_CNT, 1), 0x09);
+	CHECK_EQ(pci_fake_get(fn, IDE_ICH_SDMA_TIM, 2), 0x2001);
+	CHECK_EQ(pci_fake_get(fn, IDE_ICH_CONFIG, 2), 0x1028);
+	CHECK_EQ(cs->cs_set_mode(&sc.sc_chan[0], 0, ATA_XFER_UDMA | 2), 0);
+	CHECK_EQ(pci_fake_get(fn, IDE_ICH_SDMA_TIM, 2), 0x2002);
+	CHECK_EQ(pci_fake_get(fn, IDE_ICH_CONFIG, 2), 0x0028);	/* 33 MHz */
+	CHECK_EQ(cs->cs_set_mode(&sc.sc_chan[0], 0, -1), 0);		/* PIO: Ultra DMA off */
+	CHECK_EQ(pci_fake_get(fn, IDE_ICH_SDMA_CNT, 1), 0x08);
+	CHECK_EQ(cs->cs_set_mode(&sc.sc_chan[0], 0, ATA_XFER_UDMA | 6), -EINVAL);
+}
+
 static const struct unit_case cases[] = {
 	{ "ide/pci/piix3_legacy", test_piix3_legacy },
 	{ "ide/pci/piix_channel_off", test_piix_channel_off },
@@ -179,5 +224,6 @@ static const struct unit_case cases[] = {
 	{ "ide/pci/no_bus_master", test_no_bus_master },
 	{ "ide/pci/blacklisted_pio_only", test_blacklisted },
 	{ "ide/pci/not_ide", test_not_ide },
+	{ "ide/pci/ich_cable_and_udma", test_ich_cable_and_udma },
 };
 UNIT_MAIN("ide_pci", cases)

@@ -136,18 +136,18 @@ static void test_table_full(void)
 
 static void test_signatures(void)
 {
-	CHECK_EQ(ide_sig_kind(0x50, 1, 1, 0x00, 0x00), IDE_KIND_ATA);
-	CHECK_EQ(ide_sig_kind(0x00, 1, 1, 0x14, 0xeb), IDE_KIND_ATAPI);	/* no DRDY: fine */
-	CHECK_EQ(ide_sig_kind(0x00, 1, 1, 0x69, 0x96), IDE_KIND_ATAPI);
-	CHECK_EQ(ide_sig_kind(0xff, 0xff, 0xff, 0xff, 0xff), IDE_KIND_NONE);	/* floating */
-	CHECK_EQ(ide_sig_kind(0xff, 1, 1, 0x00, 0x00), IDE_KIND_NONE);
-	CHECK_EQ(ide_sig_kind(0x7f, 0x7f, 0x7f, 0x7f, 0x7f), IDE_KIND_UNKNOWN);	/* DD7 pulled down */
+	CHECK_EQ(ide_sig_class(0x50, 1, 1, 0x00, 0x00), ATA_DEV_ATA);
+	CHECK_EQ(ide_sig_class(0x00, 1, 1, 0x14, 0xeb), ATA_DEV_ATAPI);	/* no DRDY: fine */
+	CHECK_EQ(ide_sig_class(0x00, 1, 1, 0x69, 0x96), ATA_DEV_PM);	/* ata_classify's */
+	CHECK_EQ(ide_sig_class(0xff, 0xff, 0xff, 0xff, 0xff), ATA_DEV_NONE);	/* floating */
+	CHECK_EQ(ide_sig_class(0xff, 1, 1, 0x00, 0x00), ATA_DEV_NONE);
+	CHECK_EQ(ide_sig_class(0x7f, 0x7f, 0x7f, 0x7f, 0x7f), ATA_DEV_NONE);	/* DD7 pulled down */
 	/* Device 0 answering for an absent device 1: its signature, Status 00h. */
-	CHECK_EQ(ide_sig_kind(0x00, 1, 1, 0x00, 0x00), IDE_KIND_NONE);
-	CHECK_EQ(ide_sig_kind(0x00, 0, 0, 0, 0), IDE_KIND_NONE);	/* QEMU's absent slave */
-	CHECK_EQ(ide_sig_kind(0x50, 0, 0, 0, 0), IDE_KIND_UNKNOWN);	/* confused: IDENTIFY decides */
-	CHECK_EQ(ide_sig_kind(0x50, 1, 1, 0x3c, 0xc3), IDE_KIND_UNKNOWN);	/* SEMB */
-	CHECK_STR(ide_kind_names[IDE_KIND_ATAPI], "ATAPI");
+	CHECK_EQ(ide_sig_class(0x00, 1, 1, 0x00, 0x00), ATA_DEV_NONE);
+	CHECK_EQ(ide_sig_class(0x00, 0, 0, 0, 0), ATA_DEV_NONE);	/* QEMU's absent slave */
+	CHECK_EQ(ide_sig_class(0x50, 0, 0, 0, 0), ATA_DEV_UNKNOWN);	/* confused: IDENTIFY decides */
+	CHECK_EQ(ide_sig_class(0x50, 1, 1, 0x3c, 0xc3), ATA_DEV_SEMB);
+	CHECK_STR(ata_dev_class_names[ATA_DEV_ATAPI], "ATAPI");
 }
 
 static const struct unit_case cases[] = {

@@ -5,8 +5,10 @@
  * slave disks (also a slave slower out of reset), an ATAPI device left
  * alone, a floating bus, a missing slave (QEMU's way and a real bus's),
  * and a device that never drops BSY, each found (or not) within a
- * bounded time; the bus master of a simplex controller; and the queue
- * limits a disk gets.
+ * bounded time; the bus master of a simplex controller; the queue
+ * limits a disk gets; and its configuration: a bad IDENTIFY checksum
+ * tolerated, Ultra DMA limited by a 40-wire cable, a write cache without
+ * FLUSH CACHE turned off.
  */
 #include "tests/unit/unit.h"
 #include "tests/unit/ide_sim.h"
@@ -103,7 +105,7 @@ static void test_slow_slave(void)
 	sim.s_slave_reset_polls = 200;
 	CHECK(attach(&err) < 100);
 	CHECK_EQ(host_nr_disks, 2);
-	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_ATA);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, ATA_DEV_ATA);
 	teardown();
 }
 
@@ -118,7 +120,7 @@ static void test_atapi_left_alone(void)
 	CHECK_EQ(err, 0);
 	CHECK_EQ(host_nr_disks, 1);
 	CHECK_STR(host_disks[0]->gd_name, "hda");
-	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_ATAPI);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, ATA_DEV_ATAPI);
 	teardown();
 }
 
@@ -142,7 +144,7 @@ static void test_missing_slave(void)
 	ide_sim_add_disk(&sim, 0, 1 << 20);
 	CHECK(attach(&err) < 100);
 	CHECK_EQ(host_nr_disks, 1);
-	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_NONE);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, ATA_DEV_NONE);
 	teardown();
 }
 
@@ -160,7 +162,7 @@ static void test_missing_slave_real_bus(void)
 	sim.s_dev0_answers = true;
 	CHECK(attach(&err) < 100);
 	CHECK_EQ(host_nr_disks, 1);
-	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, IDE_KIND_NONE);
+	CHECK_EQ(sc.sc_chan[0].ch_drive[1].dr_kind, ATA_DEV_NONE);
 	CHECK_EQ(sim.s_absent_cmds, 0);
 	teardown();
 }
@@ -223,6 +225,120 @@ static void test_nodma(void)
 	teardown();
 }
 
+/* The integrity byte of IDENTIFY word 255 for the data as it is. */
+static void sim_checksum(u16 *id)
+{
+	u8 sum = 0xa5;
+	unsigned i;
+
+	for (i = 0; i < ATA_ID_WORDS - 1; i++)
+		sum = (u8)(sum + (id[i] & 0xff) + (id[i] >> 8));
+	id[ATA_ID_INTEGRITY] = (u16)((u8)(0x100 - sum) << 8 | 0xa5);
+}
+
+/* A wrong IDENTIFY checksum is warned about, not a reason to ignore the disk. */
+static void test_bad_checksum_attaches(void)
+{
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	sim_checksum(sim.s_id[0]);
+	sim.s_id[0][ATA_ID_INTEGRITY] ^= 0x0100;
+	attach(&err);
+	CHECK_EQ(host_nr_disks, 1);
+	CHECK(sc.sc_chan[0].ch_drive[0].dr_id.ai_csum_bad);
+	teardown();
+}
+
+static int chip_mode[IDE_UNITS];
+
+static int fake_set_mode(struct ide_channel *ch, unsigned unit, int mode)
+{
+	chip_mode[unit] = mode;
+	return 0;
+}
+
+static bool chip_cable80;
+
+static bool fake_cable80(struct ide_channel *ch)
+{
+	return chip_cable80;
+}
+
+static const struct ide_chipset fake_chipset = {
+	.cs_cable80 = fake_cable80,
+	.cs_set_mode = fake_set_mode,
+};
+
+/*
+ * A 40-wire cable under a firmware-selected UDMA/5: UDMA/2 where the
+ * chipset can be retimed (and it is), PIO where it cannot.  The cable is
+ * the chipset's to report when it can, else the drives' (word 93), and
+ * one drive seeing 80 wires is enough (libata's cable_is_40wire).
+ */
+static void test_cable_limits_udma(void)
+{
+	struct ide_drive *d0 = &sc.sc_chan[0].ch_drive[0], *d1 = &sc.sc_chan[0].ch_drive[1];
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	sim.s_id[0][ATA_ID_HW_RESET] = 0x4001;	/* the drive saw 40 wires */
+	attach(&err);
+	CHECK_EQ(host_nr_disks, 1);
+	CHECK(!d0->dr_dma);
+	CHECK_EQ(sim.s_xfer[0], -1);
+	teardown();
+
+	setup();
+	sc.sc_chipset = &fake_chipset;
+	chip_cable80 = false;			/* the chipset says 40, whatever the drive says */
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	attach(&err);
+	CHECK(d0->dr_dma);
+	CHECK_EQ(sim.s_xfer[0], ATA_XFER_UDMA | 2);
+	CHECK_EQ(chip_mode[0], ATA_XFER_UDMA | 2);
+	CHECK_EQ(d0->dr_id.ai_udma_active, 2);
+	teardown();
+
+	setup();
+	chip_cable80 = true;
+	sc.sc_chipset = &fake_chipset;
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	attach(&err);
+	CHECK_EQ(sim.s_xfer[0], ATA_XFER_UDMA | 5);	/* told again, as after a reset */
+	CHECK_EQ(chip_mode[0], ATA_XFER_UDMA | 5);
+	teardown();
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	ide_sim_add_disk(&sim, 1, 1 << 20);
+	sim.s_id[0][ATA_ID_HW_RESET] = 0x4001;	/* only the slave detects the cable */
+	attach(&err);
+	CHECK(d0->dr_dma && d1->dr_dma);
+	CHECK_EQ(sim.s_xfer[0], ATA_XFER_UDMA | 5);
+	teardown();
+}
+
+/*
+ * A write cache and no FLUSH CACHE: turned off at attach, and the queue
+ * has nothing to flush.  With FLUSH CACHE the cache stays and is flushed.
+ */
+static void test_wcache_without_flush(void)
+{
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	sim.s_id[0][ATA_ID_CMDSET_2] &= (u16)~(ATA_ID_CMDSET_2_FLUSH | ATA_ID_CMDSET_2_FLUSH_EXT);
+	attach(&err);
+	CHECK_EQ(host_nr_disks, 1);
+	CHECK_EQ(sim.s_wcache_off, 1);
+	CHECK_EQ(host_disks[0]->gd_queue->q_flush_flags, 0);
+	teardown();
+}
+
 static const struct unit_case cases[] = {
 	{ "ide/probe/master_and_slave", test_master_and_slave },
 	{ "ide/probe/slow_slave", test_slow_slave },
@@ -233,5 +349,8 @@ static const struct unit_case cases[] = {
 	{ "ide/probe/never_ready_is_bounded", test_never_ready },
 	{ "ide/probe/nodma", test_nodma },
 	{ "ide/probe/simplex", test_simplex },
+	{ "ide/probe/bad_checksum_attaches", test_bad_checksum_attaches },
+	{ "ide/probe/cable_limits_udma", test_cable_limits_udma },
+	{ "ide/probe/wcache_without_flush", test_wcache_without_flush },
 };
 UNIT_MAIN("ide_probe", cases)

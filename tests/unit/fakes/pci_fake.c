@@ -24,7 +24,7 @@ void pci_fake_set(struct pci_fake_fn *fn, unsigned off, unsigned size, u32 val)
 		fn->ff_cfg[off + i] = (u8)(val >> (8 * i));
 }
 
-static void set_wmask(struct pci_fake_fn *fn, unsigned off, unsigned size, u32 mask)
+void pci_fake_wmask(struct pci_fake_fn *fn, unsigned off, unsigned size, u32 mask)
 {
 	unsigned i;
 
@@ -56,10 +56,10 @@ struct pci_fake_fn *pci_fake_add(struct pci_fake *f, u16 bdf, u16 vendor, u16 de
 	pci_fake_set(fn, PCI_DEVICE_ID, 2, device);
 	pci_fake_set(fn, PCI_REVISION_ID, 4, class24 << 8 | 0x02);
 	pci_fake_set(fn, PCI_HEADER_TYPE, 1, hdr);
-	set_wmask(fn, PCI_COMMAND, 2, PCI_COMMAND_IO | PCI_COMMAND_MEMORY |
+	pci_fake_wmask(fn, PCI_COMMAND, 2, PCI_COMMAND_IO | PCI_COMMAND_MEMORY |
 		  PCI_COMMAND_MASTER | PCI_COMMAND_INTX_DISABLE);
 	fn->ff_w1c[PCI_STATUS + 1] = 0xf9;	/* the error bits, 15..11 and 8 */
-	set_wmask(fn, PCI_INTERRUPT_LINE, 1, 0xff);
+	pci_fake_wmask(fn, PCI_INTERRUPT_LINE, 1, 0xff);
 	return fn;
 }
 
@@ -70,14 +70,14 @@ void pci_fake_bar(struct pci_fake_fn *fn, unsigned i, u32 flags, u64 size, u64 b
 
 	if (flags & PCI_BAR_SPACE_IO) {
 		/* A 16-bit decoder: the upper half reads 0 and ignores writes. */
-		set_wmask(fn, off, 4, (u32)mask & 0xfffcu);
+		pci_fake_wmask(fn, off, 4, (u32)mask & 0xfffcu);
 		pci_fake_set(fn, off, 4, ((u32)base & 0xfffc) | flags);
 		return;
 	}
-	set_wmask(fn, off, 4, (u32)mask & PCI_BAR_MEM_MASK);
+	pci_fake_wmask(fn, off, 4, (u32)mask & PCI_BAR_MEM_MASK);
 	pci_fake_set(fn, off, 4, ((u32)base & PCI_BAR_MEM_MASK) | flags);
 	if ((flags & PCI_BAR_MEM_TYPE_MASK) == PCI_BAR_MEM_TYPE_64) {
-		set_wmask(fn, off + 4, 4, (u32)(mask >> 32));
+		pci_fake_wmask(fn, off + 4, 4, (u32)(mask >> 32));
 		pci_fake_set(fn, off + 4, 4, (u32)(base >> 32));
 	}
 }
@@ -93,7 +93,7 @@ void pci_fake_bridge(struct pci_fake_fn *fn, u8 primary, u8 secondary, u8 subord
 	pci_fake_set(fn, PCI_PRIMARY_BUS, 1, primary);
 	pci_fake_set(fn, PCI_SECONDARY_BUS, 1, secondary);
 	pci_fake_set(fn, PCI_SUBORDINATE_BUS, 1, subordinate);
-	set_wmask(fn, PCI_PRIMARY_BUS, 3, 0xffffff);
+	pci_fake_wmask(fn, PCI_PRIMARY_BUS, 3, 0xffffff);
 }
 
 void pci_fake_cap(struct pci_fake_fn *fn, u8 off, u8 id)
@@ -124,19 +124,19 @@ void pci_fake_msi(struct pci_fake_fn *fn, u8 off, bool is64, bool maskbit)
 	if (maskbit)
 		ctl |= PCI_MSI_FLAGS_MASKBIT;
 	pci_fake_set(fn, off + PCI_MSI_FLAGS, 2, ctl);
-	set_wmask(fn, off + PCI_MSI_FLAGS, 2, PCI_MSI_FLAGS_ENABLE | PCI_MSI_FLAGS_QSIZE);
-	set_wmask(fn, off + PCI_MSI_ADDRESS_LO, 4, 0xfffffffc);
+	pci_fake_wmask(fn, off + PCI_MSI_FLAGS, 2, PCI_MSI_FLAGS_ENABLE | PCI_MSI_FLAGS_QSIZE);
+	pci_fake_wmask(fn, off + PCI_MSI_ADDRESS_LO, 4, 0xfffffffc);
 	if (is64) {
-		set_wmask(fn, off + PCI_MSI_ADDRESS_HI, 4, 0xffffffff);
-		set_wmask(fn, off + PCI_MSI_DATA_64, 2, 0xffff);
+		pci_fake_wmask(fn, off + PCI_MSI_ADDRESS_HI, 4, 0xffffffff);
+		pci_fake_wmask(fn, off + PCI_MSI_DATA_64, 2, 0xffff);
 		if (maskbit) {
-			set_wmask(fn, off + PCI_MSI_MASK_64, 4, 0x1);
+			pci_fake_wmask(fn, off + PCI_MSI_MASK_64, 4, 0x1);
 			pci_fake_set(fn, off + PCI_MSI_MASK_64, 4, 1);
 		}
 	} else {
-		set_wmask(fn, off + PCI_MSI_DATA_32, 2, 0xffff);
+		pci_fake_wmask(fn, off + PCI_MSI_DATA_32, 2, 0xffff);
 		if (maskbit) {
-			set_wmask(fn, off + PCI_MSI_MASK_32, 4, 0x1);
+			pci_fake_wmask(fn, off + PCI_MSI_MASK_32, 4, 0x1);
 			pci_fake_set(fn, off + PCI_MSI_MASK_32, 4, 1);
 		}
 	}

@@ -42,5 +42,7 @@ void pci_fake_cap(struct pci_fake_fn *fn, u8 off, u8 id);
 void pci_fake_msi(struct pci_fake_fn *fn, u8 off, bool is64, bool maskbit);
 u32 pci_fake_get(const struct pci_fake_fn *fn, unsigned off, unsigned size);
 void pci_fake_set(struct pci_fake_fn *fn, unsigned off, unsigned size, u32 val);
+/* Which bits of a register the function lets software write (default: none). */
+void pci_fake_wmask(struct pci_fake_fn *fn, unsigned off, unsigned size, u32 mask);
 
 #endif

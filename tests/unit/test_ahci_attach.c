@@ -1,0 +1,67 @@
+/*
+ * Host test of the AHCI unwind (ahci_detach, drivers/ahci/ahci.c): what
+ * ahci_pci_probe does when the controller's interrupt cannot be had
+ * after ahci_attach.  The HBA is a block of memory standing in for ABAR:
+ * registers keep what is written and change on nobody's account, so a
+ * port whose PHY shows a disk gets started (ST, FRE) and then fails its
+ * IDENTIFY (PxCI never clears) -- a port left running, with its DMA
+ * memory, as a failed attach leaves it.  The unwind must stop both
+ * engines of every port, mask its interrupts and give all memory back.
+ */
+#include "tests/unit/unit.h"
+#include "tests/unit/fakes/page_fake.h"
+#include "tests/unit/fakes/sched_fake.h"
+#include "tests/unit/host/shim.h"
+#include "drivers/ahci/ahcivar.h"
+#include "drivers/ata/atareg.h"
+#include "kernel/time.h"
+
+#define NPORTS		4
+
+static u32 abar[AHCI_ABAR_MIN_SIZE(NPORTS) / 4];
+
+void udelay(u32 us) { host_now_ns += (u64)us * NSEC_PER_USEC; }
+void mdelay(u32 ms) { host_now_ns += (u64)ms * NSEC_PER_MSEC; }
+
+static u32 *preg(unsigned port, unsigned reg)
+{
+	return &abar[(AHCI_PORT_OFFSET(port) + reg) / 4];
+}
+
+static void test_detach_stops_ports(void)
+{
+	struct ahci_softc sc;
+	long pages = host_pages_live;
+	unsigned i;
+
+	memset(abar, 0, sizeof(abar));
+	memset(&sc, 0, sizeof(sc));
+	sc.sc_regs = (volatile u8 *)abar;
+	strcpy(sc.sc_name, "ahci9");
+	sc.sc_pi = (1u << NPORTS) - 1;
+	sc.sc_ncs = 32;
+	/* Port 1: a disk on the link (DET=3, ready, ATA signature); the rest empty. */
+	*preg(1, AHCI_PREG_SSTS) = 0x113;
+	*preg(1, AHCI_PREG_TFD) = ATA_STATUS_DRDY;
+	*preg(1, AHCI_PREG_SIG) = AHCI_SIG_ATA;
+
+	ahci_attach(&sc);
+	CHECK_EQ(sc.sc_ports[1]->ap_state, AHCI_PORT_FAILED);	/* IDENTIFY never ends */
+	CHECK(*preg(1, AHCI_PREG_CMD) & AHCI_PREG_CMD_ST);
+	CHECK(*preg(1, AHCI_PREG_CMD) & AHCI_PREG_CMD_FRE);
+	CHECK(host_pages_live > pages);
+
+	*preg(1, AHCI_PREG_IE) = ~0u;		/* as if interrupts had been enabled */
+	ahci_detach(&sc);
+	for (i = 0; i < NPORTS; i++) {
+		CHECK(sc.sc_ports[i] == NULL);
+		CHECK_EQ(*preg(i, AHCI_PREG_CMD) & (AHCI_PREG_CMD_ST | AHCI_PREG_CMD_FRE), 0);
+		CHECK_EQ(*preg(i, AHCI_PREG_IE), 0);
+	}
+	CHECK_EQ(host_pages_live, pages);	/* command lists, FIS areas: given back */
+}
+
+static const struct unit_case cases[] = {
+	{ "ahci/attach/detach_stops_ports", test_detach_stops_ports },
+};
+UNIT_MAIN("ahci_attach", cases)
