@@ -33,6 +33,31 @@ static int test_tsc_vs_pit(void)
 }
 SELFTEST("kernel/time/tsc_vs_pit", test_tsc_vs_pit);
 
+/*
+ * ns_to_jiffies against the division it replaces: never above it, and
+ * below it by no more than one plus 2^-51 of v (0.3 ppb of the time).
+ */
+static int test_ns_to_jiffies(void)
+{
+	static const u64 ns[] = {
+		0, 1, 999999, 1000000, 1000001, 0xffffffffULL, 0x100000000ULL,
+		123456789012345ULL, 3283200000000000ULL, 1ULL << 52, (1ULL << 62) + 987654321,
+	};
+	u64 x = 0x9e3779b97f4a7c15ULL, want, got, v;
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(ns) + 1000; i++) {
+		v = i < ARRAY_SIZE(ns) ? ns[i] : (x = x * 6364136223846793005ULL + 1) >> 2;
+		want = v / (NSEC_PER_SEC / HZ);
+		got = ns_to_jiffies(v);
+		if (got > want || want - got > 1 + (v >> 51))
+			return st_fail("ns_to_jiffies(%llu) = %llu, not %llu", (unsigned long long)v,
+				       (unsigned long long)got, (unsigned long long)want);
+	}
+	return 0;
+}
+SELFTEST("kernel/time/ns_to_jiffies", test_ns_to_jiffies);
+
 /* The tick runs: 100 ms by the TSC sees timer interrupts. */
 static int test_tick(void)
 {

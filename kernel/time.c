@@ -3,12 +3,12 @@
  *
  * One time base: the TSC, calibrated once against PIT channel 2 (gated
  * through port 0x61) over CALIBRATE_MS.  ktime_ns() is (tsc - tsc_at_boot)
- * scaled by a fixed-point multiplier, a multiply rather than a division.
- * Each tick sets jiffies from it (one division a tick, none a read), so
- * the two never drift apart even when an emulator delivers ticks late or
- * in bursts.  PIT channel 0 (Intel 8254 data sheet) runs in mode 2 at HZ;
- * its IRQ 0 is only the occasion to run due timers.  Without a usable
- * TSC, time is the count of ticks.
+ * scaled by a fixed-point multiplier, a multiply rather than a division,
+ * and jiffies are derived from it (by another multiply), so the two never
+ * drift apart even when an emulator delivers ticks late or in bursts.
+ * PIT channel 0 (Intel 8254 data sheet) runs in mode 2 at HZ; its IRQ 0
+ * is only the occasion to run due timers.  Without a usable TSC, time is
+ * the count of ticks.
  */
 #include "kernel/time.h"
 #include "kernel/cpu.h"
@@ -38,6 +38,8 @@
 
 #define CALIBRATE_MS	10		/* one PIT one-shot */
 #define CALIBRATE_RUNS	5		/* median of this many */
+#define CALIBRATE_TRIES	25		/* one-shots tried for them at most */
+#define CALIBRATE_SLACK	100		/* a run's ends known to 1% of it */
 #define TSC_SHIFT	24		/* fixed point of the ns multiplier */
 
 void timer_tick(void);
@@ -46,7 +48,6 @@ static volatile u64 ticks;		/* IRQ 0 count: the fallback clock */
 static u64 tsc_boot;
 static u32 tsc_rate_khz;
 static u64 tsc_mult;			/* ns per TSC tick << TSC_SHIFT */
-static volatile u64 jiffies_now;	/* the clock in jiffies, as of the last tick */
 
 static u64 get_ticks(void)
 {
@@ -59,17 +60,30 @@ static u64 get_ticks(void)
 	return t;
 }
 
+/*
+ * ns / (NSEC_PER_SEC / HZ) as a multiply: floor(ns * JIFFY_MULT >> 51),
+ * with the 96-bit product kept in two halves.  JIFFY_MULT is rounded
+ * down, so jiffies never run ahead of the clock; they run 0.3 ppb slow,
+ * a millisecond after 38 days of uptime.
+ */
+#define JIFFY_SHIFT	51
+#define JIFFY_MULT	((1ULL << JIFFY_SHIFT) / (NSEC_PER_SEC / HZ))
+_Static_assert(JIFFY_MULT < (1ULL << 32) && JIFFY_SHIFT > 32, "the halves below");
+
+u64 ns_to_jiffies(u64 ns)
+{
+	u64 hi = (ns >> 32) * JIFFY_MULT, lo = (ns & 0xffffffffu) * JIFFY_MULT;
+	u64 mid = lo + ((hi & ((1ULL << (JIFFY_SHIFT - 32)) - 1)) << 32);
+	u64 carry = mid < lo;
+
+	return (hi >> (JIFFY_SHIFT - 32)) + (mid >> JIFFY_SHIFT) + (carry << (64 - JIFFY_SHIFT));
+}
+
 u64 get_jiffies_64(void)
 {
-	unsigned long flags;
-	u64 j;
-
 	if (!tsc_mult)
 		return get_ticks();
-	local_irq_save(flags);
-	j = jiffies_now;
-	local_irq_restore(flags);
-	return j;
+	return ns_to_jiffies(ktime_ns());
 }
 
 u32 tsc_khz(void)
@@ -112,46 +126,58 @@ void mdelay(u32 ms)
 static irqreturn_t pit_interrupt(unsigned irq, void *data)
 {
 	ticks++;
-	if (tsc_mult)
-		jiffies_now = ktime_ns() / (NSEC_PER_SEC / HZ);
 	profile_tick(get_irq_regs()->eip);
 	timer_tick();
 	return IRQ_HANDLED;
 }
 
-/* TSC ticks across one CALIBRATE_MS one-shot on PIT channel 2; 0 if stuck. */
+/*
+ * TSC ticks across one CALIBRATE_MS one-shot on PIT channel 2, or 0 when
+ * the PIT never ended or the run cannot be trusted.  The PIT counts from
+ * the write of the count's high byte and we see its end only at the next
+ * poll, so each end of the window carries the uncertainty of the TSC
+ * reads around it; a host that deschedules the emulator there (seen: a
+ * 2.5x and a 5x error on a loaded machine) makes it large, and the run
+ * is thrown away when it exceeds 1/CALIBRATE_SLACK of the window.
+ */
 static u32 calibrate_once(void)
 {
 	u32 count = PIT_HZ / 1000 * CALIBRATE_MS, loops = 0;
-	u64 t0, t1;
+	u64 s, t0, prev, t1;
 	u8 b;
 
 	b = inb(PORT_B);
 	outb(PORT_B, (u8)((b & ~PORT_B_SPKR) | PORT_B_GATE2));
 	outb(PIT_CMD, PIT_SEL_CH2 | PIT_LOHI | PIT_MODE0);
 	outb(PIT_CH2, count & 0xff);
+	s = rdtsc();
 	outb(PIT_CH2, (u8)(count >> 8));
-	t0 = rdtsc();
+	t0 = prev = rdtsc();
 	/* Bounded: at most ~50x longer than the expected wait. */
-	while (!(inb(PORT_B) & PORT_B_OUT2))
-		if (++loops > count * 50)
+	while (!(inb(PORT_B) & PORT_B_OUT2)) {
+		prev = rdtsc();
+		if (++loops > count * 50) {
+			outb(PORT_B, b);
 			return 0;
+		}
+	}
 	t1 = rdtsc();
 	outb(PORT_B, b);
+	if (((t0 - s) + (t1 - prev)) * CALIBRATE_SLACK > t1 - t0)
+		return 0;
 	return (u32)((t1 - t0) / CALIBRATE_MS);
 }
 
 /*
- * The median of CALIBRATE_RUNS one-shots: a host that deschedules the
- * emulator between the PIT's terminal count and our next poll (seen:
- * a 5x error on a loaded machine) spoils one run, not the median.
+ * The median of CALIBRATE_RUNS trusted one-shots, trying at most
+ * CALIBRATE_TRIES times; 0 if none could be trusted.
  */
 u32 tsc_calibrate_khz(void)
 {
 	u32 v[CALIBRATE_RUNS], t;
 	int i, j, n = 0;
 
-	for (i = 0; i < CALIBRATE_RUNS; i++) {
+	for (i = 0; i < CALIBRATE_TRIES && n < CALIBRATE_RUNS; i++) {
 		t = calibrate_once();
 		if (!t)
 			continue;
