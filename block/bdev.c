@@ -37,11 +37,21 @@ struct block_device *bdev_alloc(struct gendisk *disk, u32 partno, const struct p
 				const struct parsed_partitions *pp)
 {
 	struct block_device *bdev;
+	int ext;
 
 	bdev = kzalloc(sizeof(*bdev), GFP_KERNEL);
 	if (!bdev)
 		return NULL;
-	bdev->bd_dev = MKDEV(disk->gd_major, (u32)disk->gd_first_minor + partno);
+	if (partno < (u32)disk->gd_minors) {
+		bdev->bd_dev = MKDEV(disk->gd_major, (u32)disk->gd_first_minor + partno);
+	} else {
+		ext = genhd_ext_minor_alloc();
+		if (ext < 0) {
+			kfree(bdev);
+			return NULL;
+		}
+		bdev->bd_dev = MKDEV(BLOCK_EXT_MAJOR, (u32)ext);
+	}
 	bdev->bd_disk = get_disk(disk);
 	bdev->bd_partno = partno;
 	bdev->bd_refs = 1;
@@ -63,6 +73,8 @@ static void bdev_free(struct block_device *bdev)
 {
 	struct gendisk *disk = bdev->bd_disk;
 
+	if (MAJOR(bdev->bd_dev) == BLOCK_EXT_MAJOR)
+		__genhd_ext_minor_free(MINOR(bdev->bd_dev));
 	kfree(bdev);
 	__put_disk(disk);
 }
@@ -137,11 +149,11 @@ static struct block_device *bdev_find(bdev_match_fn match, const void *key, bool
 	struct block_device *b, *best = NULL;
 	struct gendisk *disk;
 	unsigned long flags;
-	int i;
+	u32 i;
 
 	spin_lock_irqsave(&genhd_lock, flags);
 	list_for_each_entry(disk, &genhd_disks, gd_list) {
-		for (i = 0; i < disk->gd_minors; i++) {
+		for (i = 0; i < disk_max_parts(disk); i++) {
 			b = i == 0 ? disk->gd_part0 : disk->gd_parts[i];
 			if (!b || (have_after && b->bd_dev <= after))
 				continue;
@@ -205,7 +217,7 @@ struct block_device *bdev_lookup(const char *spec)
 		memcpy(num, spec, (size_t)(colon - spec));
 		num[colon - spec] = '\0';
 		if (str_to_u64(num, &ma, false) == 0 && str_to_u64(colon + 1, &mi, false) == 0 &&
-		    ma < BLKDEV_MAJOR_MAX && mi < (1U << MINORBITS))
+		    (ma < BLKDEV_MAJOR_MAX || ma == BLOCK_EXT_MAJOR) && mi < (1U << MINORBITS))
 			return bdev_lookup_dev(MKDEV(ma, mi));
 		return NULL;
 	}

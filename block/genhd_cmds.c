@@ -211,7 +211,7 @@ static int cmd_part(int argc, char **argv)
 		ret = -ECANCELED;
 		goto put;
 	}
-	max = (u32)b->bd_disk->gd_minors - 1;
+	max = disk_max_parts(b->bd_disk) - 1;
 	if (max) {
 		tab = kcalloc(max, sizeof(*tab), GFP_KERNEL);
 		if (!tab) {

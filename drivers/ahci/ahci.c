@@ -554,7 +554,9 @@ static int ahci_register_major(void)
  */
 static int ahci_port_add_disk(struct ahci_port *ap)
 {
+	const struct ata_id *ai = &ap->ap_id;
 	struct gendisk *disk;
+	char media[64];
 	int ret;
 
 	disk = alloc_disk(AHCI_DISK_MINORS);
@@ -570,12 +572,17 @@ static int ahci_port_add_disk(struct ahci_port *ap)
 	disk->gd_queue = ap->ap_queue;
 	disk->gd_private_data = ap;
 	disk->gd_read_block = ahci_read_block;
-	disk->gd_logical_block_size = ap->ap_id.ai_logical_size;
-	set_capacity(disk, ata_id_capacity512(&ap->ap_id));
+	disk->gd_flags = GENHD_FL_EXT_DEVT;
+	disk->gd_logical_block_size = ai->ai_logical_size;
+	disk->gd_physical_block_size = ai->ai_physical_size;
+	disk->gd_alignment_offset = ata_id_alignment_offset(ai);
+	set_capacity(disk, ata_id_capacity512(ai));
 	ap->ap_disk = disk;
-	pr_info("%s: %s: %s, %llu sectors, %s depth %u%s\n", ap->ap_name, disk->gd_name,
-		ap->ap_id.ai_model, (unsigned long long)ata_id_capacity512(&ap->ap_id),
-		ap->ap_ncq ? "NCQ" : "DMA", ap->ap_depth, ap->ap_id.ai_fua ? ", FUA" : "");
+	ata_id_media_str(ai, media, sizeof(media));
+	pr_info("%s: %s: %s, %llu sectors%s, %s depth %u%s\n", ap->ap_name, disk->gd_name,
+		ai->ai_model[0] ? ai->ai_model : "(no model)",
+		(unsigned long long)ata_id_capacity512(ai), media,
+		ap->ap_ncq ? "NCQ" : "DMA", ap->ap_depth, ai->ai_fua ? ", FUA" : "");
 	ret = add_disk(disk);
 	if (ret)
 		goto put;
