@@ -461,7 +461,7 @@ static int ahci_port_probe(struct ahci_port *ap)
 		id[i] = (u16)(ap->ap_eh_buf[2 * i] | ap->ap_eh_buf[2 * i + 1] << 8);
 	ret = ata_id_parse(id, &ap->ap_id);
 	if (ret) {
-		pr_warn("%s: unusable IDENTIFY data (%d); skipped\n", ap->ap_name, ret);
+		pr_warn("%s: unusable IDENTIFY data: %s; skipped\n", ap->ap_name, errstr(ret));
 		return ret;
 	}
 	/* Without 48-bit addressing (small SATA DOMs, CF bridges) READ/WRITE DMA do. */

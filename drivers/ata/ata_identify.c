@@ -165,9 +165,10 @@ static void parse_features(const u16 *id, struct ata_id *ai)
  *
  * Returns 0; -ENODEV when the data is not an ATA device's (word 0 bit 15,
  * as ATAPI devices answer IDENTIFY PACKET DEVICE, but for CompactFlash's
- * 848Ah); -EIO when the integrity checksum fails, the data is marked
- * incomplete, or there is no capacity; -EOPNOTSUPP for a disk without LBA
- * or with a logical sector size we do not handle.
+ * 848Ah); -EIO when the integrity checksum fails or the data is marked
+ * incomplete; -ENOMEDIUM when the disk has no capacity (an empty image);
+ * -EOPNOTSUPP for a disk without LBA or with a logical sector size we do
+ * not handle.
  */
 int ata_id_parse(const u16 *id_in, struct ata_id *out)
 {
@@ -208,7 +209,7 @@ int ata_id_parse(const u16 *id_in, struct ata_id *out)
 	if (err)
 		goto fail;
 	if (out->ai_sectors == 0) {
-		err = -EIO;
+		err = -ENOMEDIUM;
 		goto fail;
 	}
 

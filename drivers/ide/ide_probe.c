@@ -198,11 +198,17 @@ static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ide_kind k
 		return 0;
 	ata_identify(&tf, false);
 	err = ide_probe_polled(ch, unit, &tf, buf);
-	if (!err)
-		err = ata_id_parse(buf, &d->dr_id);
 	if (err) {
 		if (d->dr_kind == IDE_KIND_ATA)
 			pr_warn("%s: IDENTIFY DEVICE failed: %s; drive ignored\n", d->dr_name,
+				errstr(err));
+		d->dr_kind = IDE_KIND_NONE;
+		return 0;
+	}
+	err = ata_id_parse(buf, &d->dr_id);
+	if (err) {
+		if (d->dr_kind == IDE_KIND_ATA)
+			pr_warn("%s: unusable IDENTIFY data: %s; drive ignored\n", d->dr_name,
 				errstr(err));
 		d->dr_kind = IDE_KIND_NONE;
 		return 0;

@@ -212,8 +212,9 @@ int ext2_write_super(struct ext2_fs *fs)
 
 /*
  * Check the superblock's geometry in @sb (a local copy) against itself and
- * a device of @devbytes, and fill the derived fields of @fs.  Returns 0 or
- * -EINVAL after printing what is wrong.
+ * a device of @devbytes, and fill the derived fields of @fs.  Returns 0,
+ * -EOPNOTSUPP for legal blocks larger than a page (8-64 KiB), or -EINVAL,
+ * after printing what is wrong.
  */
 static int ext2_check_geometry(struct ext2_fs *fs, const struct ext2_super_block *sb,
 			       u64 devbytes, const char *dev)
@@ -228,6 +229,12 @@ static int ext2_check_geometry(struct ext2_fs *fs, const struct ext2_super_block
 	if (le32_to_cpu(sb->s_rev_level) > EXT2_DYNAMIC_REV) {
 		why = "unknown revision";
 		goto bad;
+	}
+	if (log > EXT2_MAX_BLOCK_LOG - EXT2_MIN_BLOCK_LOG &&
+	    log <= EXT2_LEGAL_BLOCK_LOG - EXT2_MIN_BLOCK_LOG) {
+		pr_err("ext2 (%s): %u-byte blocks are not supported (at most %u)\n", dev,
+		       1U << (EXT2_MIN_BLOCK_LOG + log), 1U << EXT2_MAX_BLOCK_LOG);
+		return -EOPNOTSUPP;
 	}
 	if (log > EXT2_MAX_BLOCK_LOG - EXT2_MIN_BLOCK_LOG) {
 		why = "block size";
