@@ -273,3 +273,110 @@ expect_out "odd/tables/short-mbr/others-kept" '^hda2 +3:2 +20M +40960 +1 part'
 expect_no_out "odd/tables/short-mbr/no-hda3" '^hda3 '
 expect_out "odd/tables/short-gpt/warned" '\] hdb: no valid GPT despite a protective MBR; no partitions'
 expect_out "odd/tables/short-gpt/none" '^hdb: scheme none'
+
+# -- devices --
+hd() {	# hd ID IMAGE DEVICE-PROPERTIES: a disk drive, as QEMU arguments
+	echo "-drive if=none,id=$1,file=$2,format=raw,cache=unsafe -device ide-hd,drive=$1,$3"
+}
+cd_drive() {	# cd_drive ID [ISO] DEVICE-PROPERTIES: a CD-ROM drive, with media or empty
+	if [ $# -eq 3 ]; then
+		echo "-drive if=none,id=$1,media=cdrom,file=$2,format=raw,readonly=on -device ide-cd,drive=$1,$3"
+	else
+		echo "-drive if=none,id=$1,media=cdrom -device ide-cd,drive=$1,$2"
+	fi
+}
+# expect_fixed TAG STRING: the last boot printed a line holding STRING.
+expect_fixed() {
+	if grep -qF -- "$2" "$out"; then ok "$1"; else notok "$1" "no line with '$2' in $out"; fi
+}
+model='%s%n"\Ü,x<>|0123456789ABCDEFGHIJKLMNOPQRSTU'	# 44 bytes: QEMU keeps 40
+cp --sparse=always "$img/p512e.raw" "$img/p512e-ide.raw"
+cp "$img/empty.raw" "$img/empty-ide.raw"
+# shellcheck disable=SC2046
+boot odd-devices-ahci --machine q35 --timeout 60 --cmdline 'run="lsblk"' -- \
+	$(hd a0 "$img/p512e.raw" bus=ide.0,physical_block_size=4096) \
+	$(hd a1 "$img/v1.raw" "bus=ide.1,rotation_rate=1,discard_granularity=512,model=    ") \
+	$(cd_drive c2 "$img/cd.iso" bus=ide.2) \
+	-drive "if=none,id=a3,file=$img/v2.raw,format=raw" \
+	-device "ide-hd,drive=a3,bus=ide.3,model=${model//,/,,},serial=ABCDEFGHIJ0123456789,wwn=0xffffffffffffffff" \
+	$(hd a4 "$img/empty.raw" bus=ide.4) \
+	$(cd_drive c5 bus=ide.5)
+expect_rc "odd/devices/ahci/boot" 0
+expect_out "odd/devices/ahci/512e-named" '\] ahci0\.0: sda: QEMU HARDDISK, 131072 sectors, 4096-byte physical sectors, NCQ'
+expect_out "odd/devices/ahci/512e-misaligned" '\] sda1: starts at sector 63, not on a 4096-byte physical sector'
+expect_no_out "odd/devices/ahci/512e-aligned-quiet" '\] sda2: starts'
+expect_out "odd/devices/ahci/ssd-no-model" '\] ahci0\.1: sdb: \(no model\), 16384 sectors, non-rotating, NCQ'
+expect_out "odd/devices/ahci/cd-media" '\] ahci0\.2: ATAPI device \(signature eb140101\), not attached'
+expect_out "odd/devices/ahci/cd-empty" '\] ahci0\.5: ATAPI device \(signature eb140101\), not attached'
+expect_fixed "odd/devices/ahci/odd-model" "ahci0.3: sdc: %s%n\"\\??,x<>|0123456789ABCDEFGHIJKLMNOPQ, 16384 sectors"
+expect_fixed "odd/devices/ahci/odd-model-lsblk" " 16384  1 disk %s%n\"\\??,x<>|0123456789ABCDEFGHIJKLMNOPQ"
+expect_out "odd/devices/ahci/empty-image" '\] ahci0\.4: unusable IDENTIFY data: no medium found; skipped'
+expect_out "odd/devices/ahci/three-disks" '^sdc +8:32 '
+expect_no_out "odd/devices/ahci/no-fourth" '^sdd '
+
+# shellcheck disable=SC2046
+boot odd-devices-ide --machine pc --timeout 60 --cmdline 'run="lsblk; part hdb"' -- \
+	$(cd_drive c0 bus=ide.0,unit=0) \
+	$(hd d1 "$img/p512e-ide.raw" bus=ide.0,unit=1,physical_block_size=4096) \
+	$(hd d2 "$img/empty-ide.raw" bus=ide.1,unit=0) \
+	$(cd_drive c3 "$img/cd.iso" bus=ide.1,unit=1)
+expect_rc "odd/devices/ide/boot" 0
+expect_out "odd/devices/ide/cd-master" '\] hda: ATAPI device "QEMU DVD-ROM": not handled by this driver, left alone'
+expect_out "odd/devices/ide/512e-slave" '\] hdb: QEMU HARDDISK, 64 MiB \(131072 sectors\), 4096-byte physical sectors, LBA48'
+expect_out "odd/devices/ide/512e-misaligned" '\] hdb1: starts at sector 63, not on a 4096-byte physical sector'
+part_matches "odd/devices/ide/512e-partitions" hdb "$img/p512e.raw" <(sfdisk --json "$img/p512e.raw")
+expect_out "odd/devices/ide/empty-image" '\] hdc: unusable IDENTIFY data: no medium found; drive ignored'
+expect_out "odd/devices/ide/cd-slave" '\] hdd: ATAPI device "QEMU DVD-ROM": not handled by this driver, left alone'
+expect_out "odd/devices/ide/one-disk" '^hdb +3:64 +64M +131072 '
+expect_no_out "odd/devices/ide/no-other" '^hd[acd] '
+
+# -- ext2: six filesystems on pc's ich9-ahci, one in IDE logical partition 60 --
+e60_off=$(( (4096 + 55 * 2048 + 63) * 512 ))
+ext2_disks=(--disk "$img/e1.raw,bus=ahci" --disk "$img/e2.raw,bus=ahci" --disk "$img/e4.raw,bus=ahci"
+	    --disk "$img/e4i.raw,bus=ahci" --disk "$img/e1r.raw,bus=ahci" --disk "$img/e8k.raw,bus=ahci"
+	    --disk "$img/e60.raw,bus=ide")
+fs_names=(e1:sda e2:sdb e4:sdc e4i:sdd e1r:sde e60:hda60)
+boot odd-ext2-ro --machine pc --timeout 60 "${ext2_disks[@]}" \
+	--cmdline 'run="mount; cat /hda60/hello.txt; sha256sum /sdc/r.bin; write /sde/x y"'
+expect_rc "odd/ext2/ro/verdict" 1		# the write must fail
+expect_out "odd/ext2/ro/write-refused" '^write: read-only file system$'
+expect_out "odd/ext2/ro/hda60-mounted" '^hda60 on /hda60 type ext2 \(ro\)$'
+expect_out "odd/ext2/ro/hda60-read" '^hello$'
+expect_out "odd/ext2/ro/sdc-read" "^$(sha256sum <"$img/src/r.bin" | cut -d' ' -f1)  /sdc/r.bin$"
+expect_out "odd/ext2/8k-blocks-named" '\] ext2 \(sdf\): 8192-byte blocks are not supported \(at most 4096\)'
+for f in e1 e2 e4 e4i e1r e8k e60; do same_bytes "odd/ext2/ro/$f-unchanged" "$img/$f.raw"; done
+
+ops=""
+for fd in "${fs_names[@]}"; do
+	d=${fd#*:}
+	ops+="write /$d/n kernel; mkdir /$d/m; fill /$d/m/f 300000 7; cp /$d/r.bin /$d/dir/r2; rm /$d/hello.txt; "
+done
+boot odd-ext2-rw --machine pc --timeout 90 "${ext2_disks[@]}" --cmdline "writable=all run=\"$ops\""
+expect_rc "odd/ext2/rw/verdict" 0
+python3 tools/fillgen.py 300000 7 >"$img/fill.want"
+for fd in "${fs_names[@]}"; do
+	f=${fd%:*}
+	fs=$img/$f.raw
+	[ "$f" = e60 ] && fs="$fs?offset=$e60_off"
+	if e2fsck -fn "$fs" >"$img/$f.e2fsck" 2>&1; then ok "odd/ext2/rw/$f-e2fsck"; else
+		notok "odd/ext2/rw/$f-e2fsck" "$(tail -n 2 "$img/$f.e2fsck" | tr '\n' ' ')"; fi
+	rm -f "$img/$f.fill" "$img/$f.copy"
+	debugfs -R "dump /m/f $img/$f.fill" "$fs" >/dev/null 2>&1
+	debugfs -R "dump /dir/r2 $img/$f.copy" "$fs" >/dev/null 2>&1
+	if [ "$(debugfs -R 'cat /n' "$fs" 2>/dev/null)" = kernel ] && cmp -s "$img/$f.fill" "$img/fill.want" &&
+	   cmp -s "$img/$f.copy" "$img/src/r.bin" && ! debugfs -R 'ls /' "$fs" 2>/dev/null | grep -q hello.txt; then
+		ok "odd/ext2/rw/$f-content"
+	else
+		notok "odd/ext2/rw/$f-content" "debugfs does not read back what the kernel wrote ($fs)"
+	fi
+done
+same_bytes "odd/ext2/rw/e8k-unchanged" "$img/e8k.raw"
+# Partition 60's neighbours: every byte outside it is as before.
+if python3 - "$img/e60.raw" "$img/e60.orig" "$e60_off" $((1955 * 512)) <<-'PY'
+	import sys
+	a, b = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+	lo, n = int(sys.argv[3]), int(sys.argv[4])
+	sys.exit(a[:lo] != b[:lo] or a[lo + n:] != b[lo + n:])
+	PY
+then ok "odd/ext2/rw/e60-inside-its-partition"; else
+	notok "odd/ext2/rw/e60-inside-its-partition" "bytes outside hda60 changed"; fi
