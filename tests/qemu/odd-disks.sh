@@ -380,3 +380,29 @@ if python3 - "$img/e60.raw" "$img/e60.orig" "$e60_off" $((1955 * 512)) <<-'PY'
 	PY
 then ok "odd/ext2/rw/e60-inside-its-partition"; else
 	notok "odd/ext2/rw/e60-inside-its-partition" "bytes outside hda60 changed"; fi
+
+# -- policy: writable= names sda1 and the disk that fails every write --
+boot odd-policy --machine q35 --timeout 60 --disk "$img/w.raw" \
+	--cmdline 'writable=sda1,sdb run="dd if=sda1 of=sda2 count=1; dd if=sda2 of=sda count=1; dd if=sda2 of=sda1 seek=4095 count=1; dd if=sda2 of=sda1 seek=4095 count=2; dd if=sda1 of=sdb count=1"' -- \
+	-drive "if=none,id=wf,format=raw,file=blkdebug:$img/wfail.cfg:$img/wfail.raw,werror=report,rerror=report" \
+	-device ide-hd,drive=wf,bus=ide.1
+expect_rc "odd/policy/verdict" 1
+expect_out "odd/policy/partition-refused" '^dd: sda2: read-only file system$'
+expect_out "odd/policy/disk-refused" '^dd: sda: read-only file system$'
+expect_out "odd/policy/end-of-partition" '^dd: writing sda1: no space left on device$'
+expect_out "odd/policy/failing-disk" '^dd: writing sdb: I/O error$'
+if grep -A2 '^dd: writing sdb: ' "$out" | tr '\n' ' ' | grep -q '1+0 records in 0+0 records out'; then
+	ok "odd/policy/failing-disk-records"
+else
+	notok "odd/policy/failing-disk-records" "dd's record counts after the failed write (see $out)"
+fi
+same_bytes "odd/policy/failing-disk-unchanged" "$img/wfail.raw"
+# w.raw: only sector 6143 (sda1's last) changed, to what sda2's first held.
+if python3 - "$img/w.raw" "$img/w.orig" <<-'PY'
+	import sys
+	a, b = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+	s = 6143 * 512
+	want = b[:s] + b[6144 * 512:6145 * 512] + b[s + 512:]
+	sys.exit(a != want)
+	PY
+then ok "odd/policy/only-allowed-bytes"; else notok "odd/policy/only-allowed-bytes" "w.raw differs elsewhere"; fi
