@@ -140,11 +140,24 @@ void bdev_put(struct block_device *bdev)
 typedef bool (*bdev_match_fn)(const struct block_device *bdev, const void *key);
 
 /*
- * The live device that matches key with the smallest dev_t above after
- * (any dev_t when match is NULL), referenced, or NULL.  Registry lock taken.
+ * Where a device comes in listings: after its disk's number, by partition
+ * number, so that partitions numbered under BLOCK_EXT_MAJOR still follow
+ * their disk.  For the others this is dev_t order.
+ */
+static u64 bdev_order(const struct block_device *b)
+{
+	const struct gendisk *disk = b->bd_disk;
+
+	return (u64)MKDEV(disk->gd_major, (u32)disk->gd_first_minor) << 16 | b->bd_partno;
+}
+
+/*
+ * The live device that matches key and comes first in listing order
+ * after after (any device when match is NULL), referenced, or NULL.
+ * Registry lock taken.
  */
 static struct block_device *bdev_find(bdev_match_fn match, const void *key, bool have_after,
-				      dev_t after)
+				      u64 after)
 {
 	struct block_device *b, *best = NULL;
 	struct gendisk *disk;
@@ -155,11 +168,11 @@ static struct block_device *bdev_find(bdev_match_fn match, const void *key, bool
 	list_for_each_entry(disk, &genhd_disks, gd_list) {
 		for (i = 0; i < disk_max_parts(disk); i++) {
 			b = i == 0 ? disk->gd_part0 : disk->gd_parts[i];
-			if (!b || (have_after && b->bd_dev <= after))
+			if (!b || (have_after && bdev_order(b) <= after))
 				continue;
 			if (match && !match(b, key))
 				continue;
-			if (!best || b->bd_dev < best->bd_dev)
+			if (!best || bdev_order(b) < bdev_order(best))
 				best = b;
 		}
 	}
@@ -228,7 +241,7 @@ struct block_device *bdev_next(struct block_device *prev)
 {
 	struct block_device *next;
 
-	next = bdev_find(NULL, NULL, prev != NULL, prev ? prev->bd_dev : 0);
+	next = bdev_find(NULL, NULL, prev != NULL, prev ? bdev_order(prev) : 0);
 	bdev_put(prev);
 	return next;
 }

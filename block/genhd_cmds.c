@@ -57,7 +57,7 @@ static struct block_device *blk_arg_dev(const char *cmd, const char *spec)
 }
 
 /*
- * Run line() on the device named spec, or on every device in dev_t order
+ * Run line() on the device named spec, or on every device in bdev_next order
  * when spec is NULL, after header() if there is one.  Returns 0, or
  * -ECANCELED for an unknown name (said on the console before any header).
  */

@@ -265,6 +265,11 @@ part_matches "odd/tables/ebr-56/partitions" sde "$img/ebr.raw"
 part_matches "odd/tables/ebr-56/partitions-ide" hdc "$img/ebr.raw"
 expect_out "odd/tables/ebr-56/sde60" '^sde60 +259:[0-9]+ +977.5K +1955 +1 part'
 expect_out "odd/tables/ebr-56/hdc60" '^hdc60 +22:60 +977.5K +1955 +1 part'
+if [ "$(grep -A1 '^sde60 ' "$out" | head -2 | tail -1 | cut -d' ' -f1)" = sdf ]; then
+	ok "odd/tables/ebr-56/listed-with-its-disk"
+else
+	notok "odd/tables/ebr-56/listed-with-its-disk" "lsblk does not go on from sde60 to sdf"
+fi
 expect_out "odd/tables/ebr-56/sde60-readable" '^00000000  00 00 00 00'
 expect_no_out "odd/tables/ebr-56/no-drops" '\] (sde|hdc): .*(dropped|ignored|stopped)'
 part_matches "odd/tables/mbr-past-2t/partitions" sdf "$img/m3t.raw"

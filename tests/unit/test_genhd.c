@@ -558,6 +558,13 @@ static void test_ext_devt(void)
 	b = bdev_lookup("259:1");
 	CHECK(b != NULL && !strcmp(b->bd_name, "sdb5"));
 	bdev_put(b);
+	/* listings keep sda5 with its disk, before sdb */
+	b = bdev_lookup("sda2");
+	b = bdev_next(b);
+	CHECK(b != NULL && !strcmp(b->bd_name, "sda5"));
+	b = bdev_next(b);
+	CHECK(b != NULL && !strcmp(b->bd_name, "sdb"));
+	bdev_put(b);
 
 	/* a rescan numbers the new device before the old one is gone */
 	CHECK_EQ(disk_rescan(disk), 0);
