@@ -261,10 +261,15 @@ static int ext2_check_geometry(struct ext2_fs *fs, const struct ext2_super_block
 		why = "first data block";
 		goto bad;
 	}
-	if (fs->fs_blocks_count <= fs->fs_first_data_block + 1 ||
-	    (u64)fs->fs_blocks_count << fs->fs_bshift > devbytes) {
-		why = "block count (larger than the device?)";
+	if (fs->fs_blocks_count <= fs->fs_first_data_block + 1) {
+		why = "block count";
 		goto bad;
+	}
+	if ((u64)fs->fs_blocks_count << fs->fs_bshift > devbytes) {
+		pr_err("ext2 (%s): the filesystem (%llu bytes) is larger than the device "
+		       "(%llu bytes)\n", dev, (unsigned long long)fs->fs_blocks_count << fs->fs_bshift,
+		       (unsigned long long)devbytes);
+		return -EINVAL;
 	}
 	if (bpg == 0 || bpg > 8 * fs->fs_bsize || ipg == 0 || ipg > 8 * fs->fs_bsize) {
 		why = "blocks or inodes per group";

@@ -144,10 +144,13 @@ put(open(sys.argv[1], "r+b"), 0, [ent(0x83, 2048, 2048), ent(0x83, 4000000000, 1
 	mkfs "$img/e4i.raw" 40M -b 4096 -N 30000 -I 1024
 	mkfs "$img/e1r.raw" 20M -b 1024 -O resize_inode -E resize=400000 -g 512
 	mkfs "$img/e8k.raw" 32M -b 8192
+	mkfs "$img/es2.raw" 16M -O sparse_super2 -E num_backup_sb=1
+	mkfs "$img/eshort.raw" 16M -b 1024
+	truncate -s 12M "$img/eshort.raw"	# a filesystem larger than its disk
 	cp "$img/ebr.raw" "$img/e60.raw"	# ext2 in logical partition 60
 	mke2fs -q -F -t ext2 -b 1024 -d "$img/src" -E offset=$(( (4096 + 55 * 2048 + 63) * 512 )) \
 		"$img/e60.raw" 977k 2>&1 | grep -v 2038 || true
-	for f in e1 e2 e4 e4i e1r e8k e60; do cp "$img/$f.raw" "$img/$f.orig"; done
+	for f in e1 e2 e4 e4i e1r e8k e60 es2 eshort; do cp "$img/$f.raw" "$img/$f.orig"; done
 
 	# -- policy --
 	python3 tools/fillgen.py $((8 << 20)) 9 >"$img/w.raw"
@@ -335,12 +338,12 @@ expect_out "odd/devices/ide/cd-slave" '\] hdd: ATAPI device "QEMU DVD-ROM": not 
 expect_out "odd/devices/ide/one-disk" '^hdb +3:64 +64M +131072 '
 expect_no_out "odd/devices/ide/no-other" '^hd[acd] '
 
-# -- ext2: six filesystems on pc's ich9-ahci, one in IDE logical partition 60 --
+# -- ext2: six filesystems on pc's ich9-ahci, three on IDE (one in logical partition 60) --
 e60_off=$(( (4096 + 55 * 2048 + 63) * 512 ))
 ext2_disks=(--disk "$img/e1.raw,bus=ahci" --disk "$img/e2.raw,bus=ahci" --disk "$img/e4.raw,bus=ahci"
 	    --disk "$img/e4i.raw,bus=ahci" --disk "$img/e1r.raw,bus=ahci" --disk "$img/e8k.raw,bus=ahci"
-	    --disk "$img/e60.raw,bus=ide")
-fs_names=(e1:sda e2:sdb e4:sdc e4i:sdd e1r:sde e60:hda60)
+	    --disk "$img/e60.raw,bus=ide" --disk "$img/eshort.raw,bus=ide" --disk "$img/es2.raw,bus=ide")
+fs_names=(e1:sda e2:sdb e4:sdc e4i:sdd e1r:sde e60:hda60 es2:hdc)
 boot odd-ext2-ro --machine pc --timeout 60 "${ext2_disks[@]}" \
 	--cmdline 'run="mount; cat /hda60/hello.txt; sha256sum /sdc/r.bin; write /sde/x y"'
 expect_rc "odd/ext2/ro/verdict" 1		# the write must fail
@@ -349,7 +352,8 @@ expect_out "odd/ext2/ro/hda60-mounted" '^hda60 on /hda60 type ext2 \(ro\)$'
 expect_out "odd/ext2/ro/hda60-read" '^hello$'
 expect_out "odd/ext2/ro/sdc-read" "^$(sha256sum <"$img/src/r.bin" | cut -d' ' -f1)  /sdc/r.bin$"
 expect_out "odd/ext2/8k-blocks-named" '\] ext2 \(sdf\): 8192-byte blocks are not supported \(at most 4096\)'
-for f in e1 e2 e4 e4i e1r e8k e60; do same_bytes "odd/ext2/ro/$f-unchanged" "$img/$f.raw"; done
+expect_out "odd/ext2/larger-than-disk-named" '\] ext2 \(hdb\): the filesystem \(16777216 bytes\) is larger than the device \(12582912 bytes\)'
+for f in e1 e2 e4 e4i e1r e8k e60 es2 eshort; do same_bytes "odd/ext2/ro/$f-unchanged" "$img/$f.raw"; done
 
 ops=""
 for fd in "${fs_names[@]}"; do
@@ -376,6 +380,7 @@ for fd in "${fs_names[@]}"; do
 	fi
 done
 same_bytes "odd/ext2/rw/e8k-unchanged" "$img/e8k.raw"
+same_bytes "odd/ext2/rw/eshort-unchanged" "$img/eshort.raw"
 # Partition 60's neighbours: every byte outside it is as before.
 if python3 - "$img/e60.raw" "$img/e60.orig" "$e60_off" $((1955 * 512)) <<-'PY'
 	import sys
