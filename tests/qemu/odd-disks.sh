@@ -110,6 +110,7 @@ for i in range(n):
 	python3 -c "$mbr_py"'
 put(open(sys.argv[1], "r+b"), 0, [ent(0x83, 2048, 2048), ent(0x83, 4000000000, 1000000000)], sig=0x3e3e3e3e)
 ' "$img/m3t.raw"
+	printf 'END OF sdf2' | dd of="$img/m3t.raw" bs=512 seek=4999999999 conv=notrunc status=none
 	truncate -s 64M "$img/short.raw"	# tables for 64 MiB on a 48 MiB disk
 	printf 'label: dos\nunit: sectors\n\nstart=2048, size=40960, type=83\nstart=43008, size=40960, type=83\nstart=83968, size=40960, type=83\n' |
 		sfdisk -q "$img/short.raw"
@@ -253,7 +254,7 @@ boot odd-tables --machine pc --timeout 60 \
 	--disk "$img/gbak.raw,bus=ahci" --disk "$img/g256.raw,bus=ahci" --disk "$img/gent.raw,bus=ahci" \
 	--disk "$img/hyb.raw,bus=ahci" --disk "$img/ebr.raw,bus=ahci" --disk "$img/m3t.raw,bus=ahci" \
 	--disk "$img/short.raw,bus=ide" --disk "$img/shortg.raw,bus=ide" --disk "$img/ebr-ide.raw,bus=ide" \
-	--cmdline 'run="lsblk; part sda; part sdb; part sdc; part sdd; part sde; part sdf; part hda; part hdb; part hdc; lsblk sde60; hexdump sde60 0 16"'
+	--cmdline 'run="lsblk; part sda; part sdb; part sdc; part sdd; part sde; part sdf; part hda; part hdb; part hdc; lsblk sde60; hexdump sde60 0 16; hexdump sdf2 511999999488 16"'
 expect_rc "odd/tables/boot" 0
 expect_out "odd/tables/gpt-backup-only/warned" '\] sda: primary GPT header at LBA 1 invalid'
 expect_out "odd/tables/gpt-backup-only/used" '\] sda: using the backup GPT'
@@ -276,6 +277,7 @@ fi
 expect_out "odd/tables/ebr-56/sde60-readable" '^00000000  00 00 00 00'
 expect_no_out "odd/tables/ebr-56/no-drops" '\] (sde|hdc): .*(dropped|ignored|stopped)'
 part_matches "odd/tables/mbr-past-2t/partitions" sdf "$img/m3t.raw"
+expect_out "odd/tables/mbr-past-2t/last-sector" '^773593fe00  45 4e 44 20 4f 46 20 73  64 66 32 00 00 00 00 00  \|END OF sdf2'
 expect_out "odd/tables/short-mbr/warned" '\] hda: partition 3 \(blocks 83968\+40960\) lies outside the disk \(98304 blocks\), dropped'
 expect_out "odd/tables/short-mbr/others-kept" '^hda2 +3:2 +20M +40960 +1 part'
 expect_no_out "odd/tables/short-mbr/no-hda3" '^hda3 '
