@@ -152,7 +152,7 @@ static int cmd_dd(int argc, char **argv)
 	t0 = ktime_ns();
 	while (full_in < count) {
 		long n = ep_pread(&src, buf, (size_t)bs, (skip + full_in) * bs), wrote;
-		bool short_rec = (u64)n < bs;
+		bool short_rec;
 
 		if (n < 0) {
 			kprintf("dd: reading %s: %s\n", in, errstr((int)n));
@@ -161,6 +161,7 @@ static int cmd_dd(int argc, char **argv)
 		}
 		if (n == 0)
 			break;
+		short_rec = (u64)n < bs;
 		if (short_rec)
 			part_in = 1;
 		else

@@ -253,7 +253,7 @@ void ata_id_media_str(const struct ata_id *ai, char *buf, size_t size)
 	if (ai->ai_physical_size > ai->ai_logical_size)
 		n += (size_t)snprintf(buf, size, ", %u-byte physical sectors", ai->ai_physical_size);
 	if (ai->ai_align_offset && n < size)
-		n += (size_t)snprintf(buf + n, size - n, " from byte %u",
+		n += (size_t)snprintf(buf + n, size - n, " (the first at byte %u)",
 				      ata_id_alignment_offset(ai));
 	if (ai->ai_ssd && n < size)
 		snprintf(buf + n, size - n, ", non-rotating");
