@@ -16,9 +16,10 @@
 #             40-character model with odd bytes, an empty (0-byte) image,
 #             CD-ROMs with and without media beside disks on IDE and AHCI
 #   ext2      1, 2 and 4 KiB blocks with unusual mke2fs options, ext2 in
-#             logical partition 60, 8 KiB blocks (refused by name):
-#             mounted read-only (image unchanged), then written and
-#             checked by e2fsck -fn and debugfs
+#             logical partition 60, sparse_super2, meta_bg (what -g 256
+#             gives), 8 KiB blocks and a filesystem larger than its disk
+#             (both refused by name): mounted read-only (images unchanged),
+#             then written and checked by e2fsck -fn and debugfs
 #   policy    writable= one partition: the rest refuse writes, and only the
 #             sectors written in the allowed partition change; a disk that
 #             fails every write leaves its image as it was
@@ -146,12 +147,14 @@ put(open(sys.argv[1], "r+b"), 0, [ent(0x83, 2048, 2048), ent(0x83, 4000000000, 1
 	mkfs "$img/e1r.raw" 20M -b 1024 -O resize_inode -E resize=400000 -g 512
 	mkfs "$img/e8k.raw" 32M -b 8192
 	mkfs "$img/es2.raw" 16M -O sparse_super2 -E num_backup_sb=1
+	mkfs "$img/emeta.raw" 16M -b 1024 -g 256	# groups this small make mke2fs pick meta_bg
+	dumpe2fs -h "$img/emeta.raw" | grep -q '^Filesystem features:.* meta_bg'
 	mkfs "$img/eshort.raw" 16M -b 1024
 	truncate -s 12M "$img/eshort.raw"	# a filesystem larger than its disk
 	cp "$img/ebr.raw" "$img/e60.raw"	# ext2 in logical partition 60
 	mke2fs -q -F -t ext2 -b 1024 -d "$img/src" -E offset=$(( (4096 + 55 * 2048 + 63) * 512 )) \
 		"$img/e60.raw" 977k 2>&1 | grep -v 2038 || true
-	for f in e1 e2 e4 e4i e1r e8k e60 es2 eshort; do cp "$img/$f.raw" "$img/$f.orig"; done
+	for f in e1 e2 e4 e4i e1r e8k e60 es2 eshort emeta; do cp "$img/$f.raw" "$img/$f.orig"; done
 
 	# -- policy --
 	python3 tools/fillgen.py $((8 << 20)) 9 >"$img/w.raw"
@@ -344,8 +347,9 @@ expect_no_out "odd/devices/ide/no-other" '^hd[acd] '
 e60_off=$(( (4096 + 55 * 2048 + 63) * 512 ))
 ext2_disks=(--disk "$img/e1.raw,bus=ahci" --disk "$img/e2.raw,bus=ahci" --disk "$img/e4.raw,bus=ahci"
 	    --disk "$img/e4i.raw,bus=ahci" --disk "$img/e1r.raw,bus=ahci" --disk "$img/e8k.raw,bus=ahci"
-	    --disk "$img/e60.raw,bus=ide" --disk "$img/eshort.raw,bus=ide" --disk "$img/es2.raw,bus=ide")
-fs_names=(e1:sda e2:sdb e4:sdc e4i:sdd e1r:sde e60:hda60 es2:hdc)
+	    --disk "$img/e60.raw,bus=ide" --disk "$img/eshort.raw,bus=ide" --disk "$img/es2.raw,bus=ide"
+	    --disk "$img/emeta.raw,bus=ide")
+fs_names=(e1:sda e2:sdb e4:sdc e4i:sdd e1r:sde e60:hda60 es2:hdc emeta:hdd)
 boot odd-ext2-ro --machine pc --timeout 60 "${ext2_disks[@]}" \
 	--cmdline 'run="mount; cat /hda60/hello.txt; sha256sum /sdc/r.bin; write /sde/x y"'
 expect_rc "odd/ext2/ro/verdict" 1		# the write must fail
@@ -355,13 +359,15 @@ expect_out "odd/ext2/ro/hda60-read" '^hello$'
 expect_out "odd/ext2/ro/sdc-read" "^$(sha256sum <"$img/src/r.bin" | cut -d' ' -f1)  /sdc/r.bin$"
 expect_out "odd/ext2/8k-blocks-named" '\] ext2 \(sdf\): 8192-byte blocks are not supported \(at most 4096\)'
 expect_out "odd/ext2/larger-than-disk-named" '\] ext2 \(hdb\): the filesystem \(16777216 bytes\) is larger than the device \(12582912 bytes\)'
-for f in e1 e2 e4 e4i e1r e8k e60 es2 eshort; do same_bytes "odd/ext2/ro/$f-unchanged" "$img/$f.raw"; done
+for f in e1 e2 e4 e4i e1r e8k e60 es2 eshort emeta; do same_bytes "odd/ext2/ro/$f-unchanged" "$img/$f.raw"; done
 
 ops=""
 for fd in "${fs_names[@]}"; do
 	d=${fd#*:}
 	ops+="write /$d/n kernel; mkdir /$d/m; fill /$d/m/f 300000 7; cp /$d/r.bin /$d/dir/r2; rm /$d/hello.txt; "
 done
+# meta_bg: 9 MB reach groups past the first meta group (32 groups of 256 KiB)
+ops+="fill /hdd/big 9000000 5"
 boot odd-ext2-rw --machine pc --timeout 90 "${ext2_disks[@]}" --cmdline "writable=all run=\"$ops\""
 expect_rc "odd/ext2/rw/verdict" 0
 python3 tools/fillgen.py 300000 7 >"$img/fill.want"
@@ -381,6 +387,9 @@ for fd in "${fs_names[@]}"; do
 		notok "odd/ext2/rw/$f-content" "debugfs does not read back what the kernel wrote ($fs)"
 	fi
 done
+debugfs -R "dump /big $img/emeta.big" "$img/emeta.raw" >/dev/null 2>&1
+if python3 tools/fillgen.py 9000000 5 | cmp -s - "$img/emeta.big"; then ok "odd/ext2/rw/emeta-big"; else
+	notok "odd/ext2/rw/emeta-big" "/big on the meta_bg filesystem differs"; fi
 same_bytes "odd/ext2/rw/e8k-unchanged" "$img/e8k.raw"
 same_bytes "odd/ext2/rw/eshort-unchanged" "$img/eshort.raw"
 # Partition 60's neighbours: every byte outside it is as before.
