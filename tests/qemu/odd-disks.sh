@@ -28,7 +28,7 @@ export PATH=$PATH:/usr/sbin:/sbin SOURCE_DATE_EPOCH=1700000000 E2FSPROGS_FAKE_TI
 
 img=$logdir/odd-disks
 rm -rf "$img" && mkdir -p "$img"
-T=$((1 << 40))
+TIB=$((1 << 40))
 
 # mark IMAGE: write "LAST <image name>" into the last sector of IMAGE.
 mark() {
@@ -36,8 +36,9 @@ mark() {
 		dd of="$1" bs=1 seek=$(( $(stat -c %s "$1") - 512 )) conv=notrunc status=none
 }
 
-# An MBR or EBR entry, written at sector SECT, slot SLOT (python, for
-# tables sfdisk will not make: 56 logicals, ends past 2 TiB).
+# Python for dos tables sfdisk will not make (56 logicals, an entry that
+# ends past 2 TiB): ent() is one MBR/EBR entry, put() writes entries, the
+# 0x55AA signature and optionally a disk signature into a sector.
 mbr_py='
 import struct, sys
 def ent(typ, start, size, boot=0):
@@ -52,18 +53,18 @@ def put(f, sect, entries, sig=None):
         f.write(struct.pack("<I", sig))
 '
 
-{
+make_images() {
 	set -e
 	# -- sizes --
 	truncate -s 512 "$img/s1.raw"
 	truncate -s $((1048576 - 512)) "$img/s2047.raw"
 	truncate -s $((1001 * 512)) "$img/s1001.raw"
-	truncate -s $((2 * T)) "$img/t2.raw"
+	truncate -s $((2 * TIB)) "$img/t2.raw"
 	sgdisk -o -U 22222222-0000-4000-8000-000000000002 -n 1:2048:+1M -n 2:0:0 "$img/t2.raw"
-	truncate -s $((2 * T + 512)) "$img/t2p.raw"
+	truncate -s $((2 * TIB + 512)) "$img/t2p.raw"
 	printf 'label: dos\nlabel-id: 0x2222bbbb\nunit: sectors\n\nstart=2048, size=4294965248, type=83\n' |
 		sfdisk -q "$img/t2p.raw"
-	truncate -s $((16 * T - 4096)) "$img/t16.raw"	# ext4's largest file
+	truncate -s $((16 * TIB - 4096)) "$img/t16.raw"	# ext4's largest file
 	sgdisk -o -U 16161616-0000-4000-8000-000000000016 -n 1:2048:+100M -n 2:0:0 "$img/t16.raw"
 	for f in s1 s2047 s1001 t2p; do mark "$img/$f.raw"; done
 
@@ -164,7 +165,11 @@ put(open(sys.argv[1], "r+b"), 0, [ent(0x83, 2048, 2048), ent(0x83, 4000000000, 1
 	python3 tools/fillgen.py $((4 << 20)) 10 >"$img/wfail.raw"
 	cp "$img/wfail.raw" "$img/wfail.orig"
 	printf '[inject-error]\nevent = "write_aio"\niotype = "write"\nerrno = "5"\nonce = "off"\n' >"$img/wfail.cfg"
-} >"$img/make.log" 2>&1 || { notok "odd/images" "image build failed (see $img/make.log)"; exit 0; }
+}
+# In a subshell of its own, not under || or if: otherwise set -e is ignored.
+(make_images) >"$img/make.log" 2>&1
+# shellcheck disable=SC2181
+[ $? -eq 0 ] || { notok "odd/images" "image build failed (see $img/make.log)"; exit 0; }
 
 # expect_disk TAG DISK IMAGE: lsblk in the last boot shows DISK with the
 # image's size in sectors.
@@ -225,16 +230,16 @@ boot odd-sizes-ahci --machine q35 --timeout 60 \
 	--disk "$img/t2.raw" --disk "$img/t2p.raw" --disk "$img/t16.raw" \
 	--cmdline "run=\"lsblk; part sdd; part sde; part sdf; $(last sda "$img/s1.raw"); $(last sdb "$img/s2047.raw"); $(last sdc "$img/s1001.raw"); $(last sdd "$img/t2.raw"); $(last sde "$img/t2p.raw"); $(last sdf "$img/t16.raw")\""
 expect_rc "odd/sizes/ahci/boot" 0
-i=0
-for f in s1 s2047 s1001 t2 t2p t16; do
-	d=sd$(printf "\\x$(printf %x $((97 + i)))")
-	expect_disk "odd/sizes/ahci/$f-capacity" "$d" "$img/$f.raw"
-	expect_last "odd/sizes/ahci/$f-last-sector" "$d" "$img/$f.raw"
-	i=$((i + 1))
+set -- sda s1 sdb s2047 sdc s1001 sdd t2 sde t2p sdf t16
+while [ $# -gt 0 ]; do
+	expect_disk "odd/sizes/ahci/$2-capacity" "$1" "$img/$2.raw"
+	expect_last "odd/sizes/ahci/$2-last-sector" "$1" "$img/$2.raw"
+	shift 2
 done
-for p in "sdd t2" "sde t2p" "sdf t16"; do
-	set -- $p
+set -- sdd t2 sde t2p sdf t16
+while [ $# -gt 0 ]; do
 	part_matches "odd/sizes/ahci/$2-partitions" "$1" "$img/$2.raw"
+	shift 2
 done
 expect_no_out "odd/sizes/ahci/no-warnings" '\] (sd[a-f]|ahci0\.[0-5]): .*(invalid|dropped|skipped|outside)'
 
