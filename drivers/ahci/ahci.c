@@ -413,12 +413,37 @@ static void ahci_wait_links(struct ahci_softc *sc, bool *up)
 }
 
 /*
+ * The model of the ATAPI device on a port (IDENTIFY PACKET DEVICE, polled,
+ * the port started just for it and stopped again) into model, "" if it
+ * does not answer: the probe names what it leaves alone.
+ */
+static void ahci_port_atapi_model(struct ahci_port *ap, char *model)
+{
+	u16 id[ATA_ID_WORDS];
+	struct ata_taskfile tf;
+	unsigned i;
+
+	model[0] = '\0';
+	if (ahci_port_start(ap))
+		return;
+	ata_identify(&tf, true);
+	if (ahci_port_poll_cmd(ap, &tf, ATA_ID_WORDS * 2, AHCI_POLL_CMD_MS) == 0) {
+		for (i = 0; i < ATA_ID_WORDS; i++)
+			id[i] = (u16)(ap->ap_eh_buf[2 * i] | ap->ap_eh_buf[2 * i + 1] << 8);
+		ata_id_string(id, ATA_ID_MODEL, ATA_ID_MODEL_WORDS, model);
+	}
+	if (ahci_port_stop(ap))
+		pr_warn("%s: the port does not stop after IDENTIFY PACKET DEVICE\n", ap->ap_name);
+}
+
+/*
  * Second half, for a port with a link: BSY clear, signature, and for an
  * ATA disk: start, IDENTIFY, queue.  Returns 0 (port READY or SKIPPED)
  * or a negative errno (FAILED, reported here).
  */
 static int ahci_port_probe(struct ahci_port *ap)
 {
+	char model[ATA_MODEL_LEN + 1];
 	u16 id[ATA_ID_WORDS];
 	struct ata_taskfile tf;
 	u32 sig, tfd;
@@ -438,6 +463,13 @@ static int ahci_port_probe(struct ahci_port *ap)
 	}
 	ahci_port_clear_errors(ap);
 	sig = ahci_pread(ap, AHCI_PREG_SIG);
+	if (sig == AHCI_SIG_ATAPI) {
+		ahci_port_atapi_model(ap, model);
+		pr_info("%s: ATAPI device \"%s\": not handled by this driver, left alone\n",
+			ap->ap_name, model);
+		ap->ap_state = AHCI_PORT_SKIPPED;
+		return 0;
+	}
 	if (sig != AHCI_SIG_ATA) {
 		pr_info("%s: %s (signature %08x), not attached\n", ap->ap_name,
 			ahci_sig_name(sig), sig);

@@ -324,8 +324,8 @@ expect_out "odd/devices/ahci/512e-named" '\] ahci0\.0: sda: QEMU HARDDISK, 13107
 expect_out "odd/devices/ahci/512e-misaligned" '\] sda1: starts at sector 63, not on a 4096-byte physical sector'
 expect_no_out "odd/devices/ahci/512e-aligned-quiet" '\] sda2: starts'
 expect_out "odd/devices/ahci/ssd-no-model" '\] ahci0\.1: sdb: \(no model\), 16384 sectors, non-rotating, NCQ'
-expect_out "odd/devices/ahci/cd-media" '\] ahci0\.2: ATAPI device \(signature eb140101\), not attached'
-expect_out "odd/devices/ahci/cd-empty" '\] ahci0\.5: ATAPI device \(signature eb140101\), not attached'
+expect_out "odd/devices/ahci/cd-media" '\] ahci0\.2: ATAPI device "QEMU DVD-ROM": not handled by this driver, left alone'
+expect_out "odd/devices/ahci/cd-empty" '\] ahci0\.5: ATAPI device "QEMU DVD-ROM": not handled by this driver, left alone'
 expect_fixed "odd/devices/ahci/odd-model" "ahci0.3: sdc: %s%n\"\\??,x<>|0123456789ABCDEFGHIJKLMNOPQ, 16384 sectors"
 expect_fixed "odd/devices/ahci/odd-model-lsblk" " 16384  1 disk %s%n\"\\??,x<>|0123456789ABCDEFGHIJKLMNOPQ"
 expect_out "odd/devices/ahci/empty-image" '\] ahci0\.4: unusable IDENTIFY data: no medium found; skipped'
