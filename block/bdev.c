@@ -37,11 +37,21 @@ struct block_device *bdev_alloc(struct gendisk *disk, u32 partno, const struct p
 				const struct parsed_partitions *pp)
 {
 	struct block_device *bdev;
+	int ext;
 
 	bdev = kzalloc(sizeof(*bdev), GFP_KERNEL);
 	if (!bdev)
 		return NULL;
-	bdev->bd_dev = MKDEV(disk->gd_major, (u32)disk->gd_first_minor + partno);
+	if (partno < (u32)disk->gd_minors) {
+		bdev->bd_dev = MKDEV(disk->gd_major, (u32)disk->gd_first_minor + partno);
+	} else {
+		ext = genhd_ext_minor_alloc();
+		if (ext < 0) {
+			kfree(bdev);
+			return NULL;
+		}
+		bdev->bd_dev = MKDEV(BLOCK_EXT_MAJOR, (u32)ext);
+	}
 	bdev->bd_disk = get_disk(disk);
 	bdev->bd_partno = partno;
 	bdev->bd_refs = 1;
@@ -63,6 +73,8 @@ static void bdev_free(struct block_device *bdev)
 {
 	struct gendisk *disk = bdev->bd_disk;
 
+	if (MAJOR(bdev->bd_dev) == BLOCK_EXT_MAJOR)
+		__genhd_ext_minor_free(MINOR(bdev->bd_dev));
 	kfree(bdev);
 	__put_disk(disk);
 }
@@ -128,26 +140,39 @@ void bdev_put(struct block_device *bdev)
 typedef bool (*bdev_match_fn)(const struct block_device *bdev, const void *key);
 
 /*
- * The live device that matches key with the smallest dev_t above after
- * (any dev_t when match is NULL), referenced, or NULL.  Registry lock taken.
+ * Where a device comes in listings: after its disk's number, by partition
+ * number, so that partitions numbered under BLOCK_EXT_MAJOR still follow
+ * their disk.  For the others this is dev_t order.
+ */
+static u64 bdev_order(const struct block_device *b)
+{
+	const struct gendisk *disk = b->bd_disk;
+
+	return (u64)MKDEV(disk->gd_major, (u32)disk->gd_first_minor) << 16 | b->bd_partno;
+}
+
+/*
+ * The live device that matches key and comes first in listing order
+ * after after (any device when match is NULL), referenced, or NULL.
+ * Registry lock taken.
  */
 static struct block_device *bdev_find(bdev_match_fn match, const void *key, bool have_after,
-				      dev_t after)
+				      u64 after)
 {
 	struct block_device *b, *best = NULL;
 	struct gendisk *disk;
 	unsigned long flags;
-	int i;
+	u32 i;
 
 	spin_lock_irqsave(&genhd_lock, flags);
 	list_for_each_entry(disk, &genhd_disks, gd_list) {
-		for (i = 0; i < disk->gd_minors; i++) {
+		for (i = 0; i < disk_max_parts(disk); i++) {
 			b = i == 0 ? disk->gd_part0 : disk->gd_parts[i];
-			if (!b || (have_after && b->bd_dev <= after))
+			if (!b || (have_after && bdev_order(b) <= after))
 				continue;
 			if (match && !match(b, key))
 				continue;
-			if (!best || b->bd_dev < best->bd_dev)
+			if (!best || bdev_order(b) < bdev_order(best))
 				best = b;
 		}
 	}
@@ -205,7 +230,7 @@ struct block_device *bdev_lookup(const char *spec)
 		memcpy(num, spec, (size_t)(colon - spec));
 		num[colon - spec] = '\0';
 		if (str_to_u64(num, &ma, false) == 0 && str_to_u64(colon + 1, &mi, false) == 0 &&
-		    ma < BLKDEV_MAJOR_MAX && mi < (1U << MINORBITS))
+		    (ma < BLKDEV_MAJOR_MAX || ma == BLOCK_EXT_MAJOR) && mi < (1U << MINORBITS))
 			return bdev_lookup_dev(MKDEV(ma, mi));
 		return NULL;
 	}
@@ -216,7 +241,7 @@ struct block_device *bdev_next(struct block_device *prev)
 {
 	struct block_device *next;
 
-	next = bdev_find(NULL, NULL, prev != NULL, prev ? prev->bd_dev : 0);
+	next = bdev_find(NULL, NULL, prev != NULL, prev ? bdev_order(prev) : 0);
 	bdev_put(prev);
 	return next;
 }

@@ -61,9 +61,10 @@ struct block_device *bdev_lookup_partuuid(const char *uuid);
 struct block_device *bdev_lookup(const char *spec);
 
 /*
- * All block devices in (major, minor) order: pass NULL for the first, the
- * previous one (whose reference is dropped) for the next.  Referenced; the
- * caller may sleep between calls.  NULL at the end.
+ * All block devices, each disk in (major, minor) order followed by its
+ * partitions by number: pass NULL for the first, the previous one (whose
+ * reference is dropped) for the next.  Referenced; the caller may sleep
+ * between calls.  NULL at the end.
  */
 struct block_device *bdev_next(struct block_device *prev);
 

@@ -29,6 +29,9 @@ LIST_HEAD(genhd_disks);
 
 static const char *genhd_major_names[BLKDEV_MAJOR_MAX];	/* [r] */
 
+#define GENHD_EXT_MINORS	4096	/* partitions numbered past their disk's minors */
+static u32 genhd_ext_used[GENHD_EXT_MINORS / 32];	/* [r] bitmap of BLOCK_EXT_MAJOR minors */
+
 /* Every disk is read-only unless named here: see genhd_writable_allowed(). */
 static const char *genhd_writable_list;
 PARAM_STR("writable", genhd_writable_list,
@@ -76,6 +79,34 @@ int unregister_blkdev(unsigned int major, const char *name)
 	}
 	spin_unlock_irqrestore(&genhd_lock, flags);
 	return ret;
+}
+
+int genhd_ext_minor_alloc(void)
+{
+	unsigned long flags;
+	unsigned int i;
+	int ret = -ENOSPC;
+
+	spin_lock_irqsave(&genhd_lock, flags);
+	for (i = 0; i < GENHD_EXT_MINORS; i++) {
+		if (!(genhd_ext_used[i / 32] & (1u << (i % 32)))) {
+			genhd_ext_used[i / 32] |= 1u << (i % 32);
+			ret = (int)i;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&genhd_lock, flags);
+	if (ret < 0)
+		pr_warn("genhd: all %u device numbers of major %u in use\n", GENHD_EXT_MINORS,
+			BLOCK_EXT_MAJOR);
+	return ret;
+}
+
+void __genhd_ext_minor_free(unsigned int minor)
+{
+	assert_spin_locked(&genhd_lock);
+	KASSERT(minor < GENHD_EXT_MINORS && (genhd_ext_used[minor / 32] & (1u << (minor % 32))));
+	genhd_ext_used[minor / 32] &= ~(1u << (minor % 32));
 }
 
 /* -- names and policy -- */
@@ -150,18 +181,18 @@ struct gendisk *alloc_disk(int minors)
 	disk = kzalloc(sizeof(*disk), GFP_KERNEL);
 	if (!disk)
 		return NULL;
-	disk->gd_parts = kcalloc((size_t)minors, sizeof(*disk->gd_parts), GFP_KERNEL);
-	if (!disk->gd_parts)
-		goto free_disk;
 	disk->gd_minors = minors;
 	disk->gd_logical_block_size = SECTOR_SIZE;
 	disk->gd_refs = 1;
 	INIT_LIST_HEAD(&disk->gd_list);
 	return disk;
+}
 
-free_disk:
-	kfree(disk);
-	return NULL;
+u32 disk_max_parts(const struct gendisk *disk)
+{
+	if (disk->gd_flags & GENHD_FL_EXT_DEVT)
+		return max((u32)disk->gd_minors, (u32)DISK_MAX_PARTS);
+	return (u32)disk->gd_minors;
 }
 
 struct gendisk *get_disk(struct gendisk *disk)
@@ -262,16 +293,43 @@ struct genhd_scan {
 
 static void genhd_scan_free(struct gendisk *disk, struct genhd_scan *s)
 {
-	int i;
+	u32 i;
 
 	if (s->gs_bdevs) {
-		for (i = 1; i < disk->gd_minors; i++)
+		for (i = 1; i < disk_max_parts(disk); i++)
 			if (s->gs_bdevs[i])
 				bdev_free_unpublished(s->gs_bdevs[i]);
 	}
 	kfree(s->gs_bdevs);
 	kfree(s->gs_pp.pp_entries);
 	kfree(s->gs_pp.pp_buf);
+}
+
+/*
+ * Say which partitions do not start on a physical sector of a disk whose
+ * physical sectors are larger than its logical ones (512e): every write
+ * to them costs the drive a read-modify-write.  fdisk warns the same way;
+ * the partitions stay usable.
+ */
+static void genhd_check_alignment(const struct gendisk *disk, const struct parsed_partitions *pp)
+{
+	u32 pbs = disk->gd_physical_block_size, i;
+	char name[DISK_NAME_LEN];
+
+	if (pbs <= disk->gd_logical_block_size || !is_power_of_2(pbs))
+		return;
+	for (i = 0; i < pp->pp_nr; i++) {
+		const struct part_entry *pe = &pp->pp_entries[i];
+
+		if ((pe->pe_flags & PART_F_EXTENDED) ||
+		    ((pe->pe_start << SECTOR_SHIFT) & (pbs - 1)) == (disk->gd_alignment_offset & (pbs - 1)))
+			continue;
+		if (disk_part_name(disk->gd_name, pe->pe_partno, name, sizeof(name)) < 0)
+			continue;
+		pr_warn("%s: starts at sector %llu, not on a %u-byte physical sector: "
+			"writes to it are read-modify-write\n", name,
+			(unsigned long long)pe->pe_start, pbs);
+	}
 }
 
 /*
@@ -282,13 +340,13 @@ static void genhd_scan_free(struct gendisk *disk, struct genhd_scan *s)
 static int genhd_scan_read(struct gendisk *disk, struct genhd_scan *s)
 {
 	struct parsed_partitions *pp = &s->gs_pp;
-	u32 bs = disk->gd_logical_block_size, limit = (u32)disk->gd_minors - 1, i;
+	u32 bs = disk->gd_logical_block_size, limit = disk_max_parts(disk) - 1, i;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	if (limit == 0 || (disk->gd_flags & GENHD_FL_NO_PART_SCAN))
 		return 0;
-	s->gs_bdevs = kcalloc((size_t)disk->gd_minors, sizeof(*s->gs_bdevs), GFP_KERNEL);
+	s->gs_bdevs = kcalloc(limit + 1, sizeof(*s->gs_bdevs), GFP_KERNEL);
 	pp->pp_entries = kcalloc(limit, sizeof(*pp->pp_entries), GFP_KERNEL);
 	pp->pp_buf = kmalloc(bs, GFP_KERNEL);
 	if (!s->gs_bdevs || !pp->pp_entries || !pp->pp_buf)
@@ -305,6 +363,7 @@ static int genhd_scan_read(struct gendisk *disk, struct genhd_scan *s)
 		pr_warn("%s: cannot read the partition table: %s\n", disk->gd_name, errstr(ret));
 		return ret;
 	}
+	genhd_check_alignment(disk, pp);
 	for (i = 0; i < pp->pp_nr; i++) {
 		const struct part_entry *pe = &pp->pp_entries[i];
 
@@ -328,7 +387,8 @@ static int genhd_scan_install(struct gendisk *disk, struct genhd_scan *s)
 {
 	struct part_entry *old_table;
 	unsigned long flags;
-	int i, ret = 0;
+	u32 i;
+	int ret = 0;
 
 	spin_lock_irqsave(&genhd_lock, flags);
 	if (disk->gd_state & GD_DEAD) {
@@ -339,7 +399,7 @@ static int genhd_scan_install(struct gendisk *disk, struct genhd_scan *s)
 		ret = -EBUSY;
 		goto unlock;
 	}
-	for (i = 1; i < disk->gd_minors; i++) {
+	for (i = 1; i < disk_max_parts(disk); i++) {
 		if (disk->gd_parts[i])
 			__bdev_detach(disk->gd_parts[i]);
 		KASSERT(!disk->gd_parts[i]);
@@ -434,9 +494,12 @@ int add_disk(struct gendisk *disk)
 	    disk->gd_state || disk->gd_first_minor < 0 ||
 	    (u64)disk->gd_first_minor + (u64)disk->gd_minors > (1ULL << MINORBITS))
 		return -EINVAL;
-	part0 = bdev_alloc(disk, 0, NULL, NULL);
-	if (!part0)
-		return -ENOMEM;
+	disk->gd_parts = kcalloc(disk_max_parts(disk), sizeof(*disk->gd_parts), GFP_KERNEL);
+	part0 = disk->gd_parts ? bdev_alloc(disk, 0, NULL, NULL) : NULL;
+	if (!part0) {
+		ret = -ENOMEM;
+		goto free_parts;
+	}
 
 	spin_lock_irqsave(&genhd_lock, flags);
 	if (__genhd_conflict(disk)) {
@@ -460,13 +523,17 @@ int add_disk(struct gendisk *disk)
 
 free_part0:
 	bdev_free_unpublished(part0);
+free_parts:
+	kfree(disk->gd_parts);
+	disk->gd_parts = NULL;
 	return ret;
 }
 
 int del_gendisk(struct gendisk *disk)
 {
 	unsigned long flags;
-	int i, ret = 0;
+	u32 i;
+	int ret = 0;
 
 	spin_lock_irqsave(&genhd_lock, flags);
 	if (!(disk->gd_state & GD_ADDED) || (disk->gd_state & GD_DEAD)) {
@@ -475,7 +542,7 @@ int del_gendisk(struct gendisk *disk)
 	}
 	disk->gd_state |= GD_DEAD;
 	list_del_init(&disk->gd_list);
-	for (i = 1; i < disk->gd_minors; i++)
+	for (i = 1; i < disk_max_parts(disk); i++)
 		if (disk->gd_parts[i])
 			__bdev_detach(disk->gd_parts[i]);
 	__bdev_detach(disk->gd_part0);

@@ -13,6 +13,10 @@
  * Names: sda, sdb, ... for SATA/AHCI (disk_name_letters("sd", i)), hda..hdd
  * for IDE, ram0, mem0, nullb0 for memory devices; partitions append their
  * number, with a 'p' when the disk name ends in a digit (sda1, ram0p1).
+ * Device numbers: the disk and its first minors - 1 partitions use the
+ * driver's major; with GENHD_FL_EXT_DEVT (the ATA disks) the partitions
+ * past them, up to number 255, get the next free minor of BLOCK_EXT_MAJOR,
+ * as in Linux, so a GPT slot 200 or a 60th logical partition is not lost.
  *
  * Lock legend for struct gendisk (the registry lock, genhd.c):
  *	[I] set by the driver before add_disk, immutable afterwards
@@ -34,6 +38,8 @@ struct request_queue;
 #define BLKDEV_MAJOR_MAX	256	/* majors 1..255 */
 #define BLKDEV_DYNAMIC_FIRST	254	/* dynamic majors are handed out downwards */
 #define BLKDEV_DYNAMIC_LAST	234
+#define DISK_MAX_PARTS		256	/* partition numbers 1..255, as in Linux */
+#define BLOCK_EXT_MAJOR		259	/* Linux's: partitions past a disk's own minors */
 
 typedef unsigned int fmode_t;
 #define FMODE_READ		0x1u
@@ -77,9 +83,13 @@ struct gendisk {
 	void		*gd_private_data;		/* [d] */
 	gendisk_read_fn	gd_read_block;			/* [I] see above */
 	u32		gd_logical_block_size;		/* [I] bytes: 512 (default) or 4096 */
+	u32		gd_physical_block_size;		/* [I] bytes; 0: the logical size */
+	u32		gd_alignment_offset;		/* [I] bytes from LBA 0 to a physical boundary */
 	u32		gd_flags;			/* [I] */
 #define GENHD_FL_REMOVABLE	0x01
 #define GENHD_FL_NO_PART_SCAN	0x02	/* never scan (e.g. a null device) */
+#define GENHD_FL_EXT_DEVT	0x04	/* keep partitions up to DISK_MAX_PARTS - 1; those
+					   past gd_minors get BLOCK_EXT_MAJOR numbers */
 	sector_t	gd_capacity;			/* [r] 512-byte sectors */
 	bool		gd_driver_ro;			/* [r] set_disk_ro(): the medium is read-only */
 	bool		gd_policy_ro;			/* [r] not named in writable= */
@@ -92,7 +102,7 @@ struct gendisk {
 #define GD_DEAD			0x02	/* del_gendisk ran: opens and I/O fail */
 #define GD_SCANNING		0x04	/* a partition scan is reading */
 	struct block_device *gd_part0;			/* [r] the whole disk, once added */
-	struct block_device **gd_parts;			/* [r] [partno], 1..minors-1 */
+	struct block_device **gd_parts;			/* [r] [partno], 1..disk_max_parts()-1 */
 	struct part_entry *gd_table;			/* [r] the scanned table, for "part" */
 	u32		gd_table_nr;			/* [r] */
 	enum part_scheme gd_scheme;			/* [r] */
@@ -112,7 +122,8 @@ int register_blkdev(unsigned int major, const char *name);
 int unregister_blkdev(unsigned int major, const char *name);
 
 /*
- * alloc_disk - a new gendisk for a disk with up to minors - 1 partitions
+ * alloc_disk - a new gendisk for a disk with minors device numbers (the
+ * disk and minors - 1 partitions; more with GENHD_FL_EXT_DEVT)
  * Returns it with one reference (drop with put_disk), zeroed but for the
  * defaults (512-byte blocks), or NULL if minors is 0 or out of memory.
  */
@@ -165,6 +176,12 @@ int disk_rescan(struct gendisk *disk);
  * error; every result is printed.  Sleeps.
  */
 int disk_flush_caches(void);
+
+/*
+ * How many partition slots the disk has, the whole disk included: its
+ * minors, or DISK_MAX_PARTS (at least) with GENHD_FL_EXT_DEVT.
+ */
+u32 disk_max_parts(const struct gendisk *disk);
 
 /* Name helpers: "sd", 0 -> "sda"; 25 -> "sdz"; 26 -> "sdaa".  Returns 0 or -ENAMETOOLONG. */
 int disk_name_letters(char *buf, size_t size, const char *prefix, unsigned int index);

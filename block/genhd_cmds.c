@@ -57,7 +57,7 @@ static struct block_device *blk_arg_dev(const char *cmd, const char *spec)
 }
 
 /*
- * Run line() on the device named spec, or on every device in dev_t order
+ * Run line() on the device named spec, or on every device in bdev_next order
  * when spec is NULL, after header() if there is one.  Returns 0, or
  * -ECANCELED for an unknown name (said on the console before any header).
  */
@@ -211,7 +211,7 @@ static int cmd_part(int argc, char **argv)
 		ret = -ECANCELED;
 		goto put;
 	}
-	max = (u32)b->bd_disk->gd_minors - 1;
+	max = disk_max_parts(b->bd_disk) - 1;
 	if (max) {
 		tab = kcalloc(max, sizeof(*tab), GFP_KERNEL);
 		if (!tab) {

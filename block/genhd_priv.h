@@ -29,6 +29,12 @@ struct block_device *bdev_alloc(struct gendisk *disk, u32 partno, const struct p
 void bdev_free_unpublished(struct block_device *bdev);
 /* Mark bdev dead and drop the registry's reference.  Registry lock held. */
 void __bdev_detach(struct block_device *bdev);
+/*
+ * Device numbers of BLOCK_EXT_MAJOR: the lowest free minor (registry lock
+ * taken), or -ENOSPC when all are in use; and its release, lock held.
+ */
+int genhd_ext_minor_alloc(void);
+void __genhd_ext_minor_free(unsigned int minor);
 /* Drop a disk reference with the registry lock held. */
 void __put_disk(struct gendisk *disk);
 

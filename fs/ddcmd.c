@@ -96,10 +96,11 @@ static int parse_num(const char *s, u64 *v)
 static int cmd_dd(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
-	u64 bs = 512, count = ~0ULL, skip = 0, seek = 0, done = 0, records = 0, t0, us;
+	u64 bs = 512, count = ~0ULL, skip = 0, seek = 0, done = 0, t0, us;
+	u64 full_in = 0, full_out = 0;		/* whole records read, written */
+	unsigned int part_in = 0, part_out = 0;	/* a short last record */
 	struct endpoint src, dst;
 	struct progress pg;
-	bool partial = false;
 	u8 *buf = NULL;
 	int i, err = 0;
 
@@ -149,8 +150,9 @@ static int cmd_dd(int argc, char **argv)
 		progress_start(&pg, "dd", count != ~0ULL ? min(count * bs, avail) : avail);
 	}
 	t0 = ktime_ns();
-	while (records < count) {
-		long n = ep_pread(&src, buf, (size_t)bs, (skip + records) * bs), wrote;
+	while (full_in < count) {
+		long n = ep_pread(&src, buf, (size_t)bs, (skip + full_in) * bs), wrote;
+		bool short_rec;
 
 		if (n < 0) {
 			kprintf("dd: reading %s: %s\n", in, errstr((int)n));
@@ -159,6 +161,11 @@ static int cmd_dd(int argc, char **argv)
 		}
 		if (n == 0)
 			break;
+		short_rec = (u64)n < bs;
+		if (short_rec)
+			part_in = 1;
+		else
+			full_in++;
 		wrote = ep_pwrite(&dst, buf, (size_t)n, seek * bs + done);
 		if (wrote != n) {
 			err = wrote < 0 ? (int)wrote : -ENOSPC;
@@ -166,11 +173,11 @@ static int cmd_dd(int argc, char **argv)
 			break;
 		}
 		done += (u64)n;
-		records++;
-		if ((u64)n < bs) {
-			partial = true;
+		if (short_rec) {
+			part_out = 1;
 			break;
 		}
+		full_out++;
 		if (progress_update(&pg, done))
 			break;
 	}
@@ -178,8 +185,7 @@ static int cmd_dd(int argc, char **argv)
 	if (!err && dst.ep_bdev)
 		err = blkdev_flush(dst.ep_bdev);
 	us = (ktime_ns() - t0) / 1000;
-	kprintf("%llu+%u records in\n%llu+%u records out\n", records - partial, partial,
-		records - partial, partial);
+	kprintf("%llu+%u records in\n%llu+%u records out\n", full_in, part_in, full_out, part_out);
 	kprintf("%llu bytes copied, %llu.%06llu s, %llu KiB/s\n", done, us / 1000000, us % 1000000,
 		us ? done * 1000000 / us / 1024 : 0);
 out:

@@ -39,6 +39,7 @@
 #define ENOTEMPTY	39
 #define ELOOP		40
 #define ENODATA		61
+#define ENOMEDIUM	123	/* a drive that reports no capacity */
 #define EOVERFLOW	75
 #define EOPNOTSUPP	95
 #define ETIMEDOUT	110

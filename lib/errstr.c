@@ -42,6 +42,7 @@ static const char *const errtab[] = {
 	[EOPNOTSUPP] = "operation not supported",
 	[ETIMEDOUT] = "timed out",
 	[EUCLEAN] = "structure needs cleaning",
+	[ENOMEDIUM] = "no medium found",
 	[ECANCELED] = "operation canceled",
 };
 

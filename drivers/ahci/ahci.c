@@ -429,12 +429,37 @@ static void ahci_wait_links(struct ahci_softc *sc, bool *up)
 }
 
 /*
+ * The model of the ATAPI device on a port (IDENTIFY PACKET DEVICE, polled,
+ * the port started just for it and stopped again) into model, "" if it
+ * does not answer: the probe names what it leaves alone.
+ */
+static void ahci_port_atapi_model(struct ahci_port *ap, char *model)
+{
+	u16 id[ATA_ID_WORDS];
+	struct ata_taskfile tf;
+	unsigned i;
+
+	model[0] = '\0';
+	if (ahci_port_start(ap))
+		return;
+	ata_identify(&tf, true);
+	if (ahci_port_poll_cmd(ap, &tf, ATA_ID_WORDS * 2, AHCI_POLL_CMD_MS) == 0) {
+		for (i = 0; i < ATA_ID_WORDS; i++)
+			id[i] = (u16)(ap->ap_eh_buf[2 * i] | ap->ap_eh_buf[2 * i + 1] << 8);
+		ata_id_string(id, ATA_ID_MODEL, ATA_ID_MODEL_WORDS, model);
+	}
+	if (ahci_port_stop(ap))
+		pr_warn("%s: the port does not stop after IDENTIFY PACKET DEVICE\n", ap->ap_name);
+}
+
+/*
  * Second half, for a port with a link: BSY clear, signature, and for an
  * ATA disk: start, IDENTIFY, queue.  Returns 0 (port READY or SKIPPED)
  * or a negative errno (FAILED, reported here).
  */
 static int ahci_port_probe(struct ahci_port *ap)
 {
+	char model[ATA_MODEL_LEN + 1];
 	enum ata_dev_class class;
 	u32 sig, tfd;
 	int ret;
@@ -454,6 +479,13 @@ static int ahci_port_probe(struct ahci_port *ap)
 	/* PxSIG (3.3.9): Count, LBA Low, LBA Mid, LBA High from bit 0 up. */
 	sig = ahci_pread(ap, AHCI_PREG_SIG);
 	class = ata_classify((u8)(sig >> 16), (u8)(sig >> 24), (u8)tfd);
+	if (class == ATA_DEV_ATAPI) {
+		ahci_port_atapi_model(ap, model);
+		pr_info("%s: ATAPI device \"%s\": not handled by this driver, left alone\n",
+			ap->ap_name, model);
+		ap->ap_state = AHCI_PORT_SKIPPED;
+		return 0;
+	}
 	if (class != ATA_DEV_ATA) {
 		pr_info("%s: %s device (signature %08x), not attached\n", ap->ap_name,
 			ata_dev_class_names[class], sig);
@@ -571,7 +603,9 @@ static int ahci_register_major(void)
  */
 static int ahci_port_add_disk(struct ahci_port *ap)
 {
+	const struct ata_id *ai = &ap->ap_id;
 	struct gendisk *disk;
+	char media[64];
 	int ret;
 
 	disk = alloc_disk(AHCI_DISK_MINORS);
@@ -587,12 +621,17 @@ static int ahci_port_add_disk(struct ahci_port *ap)
 	disk->gd_queue = ap->ap_queue;
 	disk->gd_private_data = ap;
 	disk->gd_read_block = ahci_read_block;
-	disk->gd_logical_block_size = ap->ap_id.ai_logical_size;
-	set_capacity(disk, ata_id_capacity512(&ap->ap_id));
+	disk->gd_flags = GENHD_FL_EXT_DEVT;
+	disk->gd_logical_block_size = ai->ai_logical_size;
+	disk->gd_physical_block_size = ai->ai_physical_size;
+	disk->gd_alignment_offset = ata_id_alignment_offset(ai);
+	set_capacity(disk, ata_id_capacity512(ai));
 	ap->ap_disk = disk;
-	pr_info("%s: %s: %s, %llu sectors, %s depth %u%s\n", ap->ap_name, disk->gd_name,
-		ap->ap_id.ai_model, (unsigned long long)ata_id_capacity512(&ap->ap_id),
-		ap->ap_ncq ? "NCQ" : "DMA", ap->ap_depth, ap->ap_id.ai_fua ? ", FUA" : "");
+	ata_id_media_str(ai, media, sizeof(media));
+	pr_info("%s: %s: %s, %llu sectors%s, %s depth %u%s\n", ap->ap_name, disk->gd_name,
+		ai->ai_model[0] ? ai->ai_model : "(no model)",
+		(unsigned long long)ata_id_capacity512(ai), media,
+		ap->ap_ncq ? "NCQ" : "DMA", ap->ap_depth, ai->ai_fua ? ", FUA" : "");
 	ret = add_disk(disk);
 	if (ret)
 		goto put;

@@ -29,7 +29,8 @@ struct ata_id {
 	u64	ai_sectors;		/* addressable logical sectors */
 	u32	ai_logical_size;	/* bytes per logical sector (512, 4096, ...) */
 	u32	ai_physical_size;	/* bytes per physical sector */
-	u32	ai_align_offset;	/* logical sectors from LBA 0 to a physical boundary */
+	u32	ai_align_offset;	/* word 209: LBA 0's place in its physical sector,
+					   in logical sectors (0: LBA 0 starts one) */
 	bool	ai_lba48;		/* 48-bit commands supported */
 	bool	ai_dma;			/* DMA supported */
 	bool	ai_wcache;		/* volatile write cache present */
@@ -126,6 +127,8 @@ struct ata_dev {
 int ata_id_parse(const u16 *id, struct ata_id *out);
 void ata_id_string(const u16 *id, unsigned word, unsigned nwords, char *out);
 u64 ata_id_capacity512(const struct ata_id *ai);
+u32 ata_id_alignment_offset(const struct ata_id *ai);
+void ata_id_media_str(const struct ata_id *ai, char *buf, size_t size);
 
 /* ata_cmd.c */
 int ata_rw(struct ata_taskfile *tf, const struct ata_id *ai, u64 lba, u32 nsect,

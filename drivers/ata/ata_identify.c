@@ -186,7 +186,8 @@ static void parse_features(const u16 *id, struct ata_id *ai)
  * Returns 0 (with ai_csum_bad set when the integrity checksum fails);
  * -ENODEV when the data is not an ATA device's (word 0 bit 15, as ATAPI
  * devices answer IDENTIFY PACKET DEVICE, but for CompactFlash's 848Ah);
- * -EIO for all zeros or all ones, data marked incomplete, or no capacity;
+ * -EIO for all zeros or all ones, or data marked incomplete; -ENOMEDIUM
+ * when the disk has no capacity (an empty image);
  * -EOPNOTSUPP for a disk without LBA or with a logical sector size we do
  * not handle.
  */
@@ -231,7 +232,7 @@ int ata_id_parse(const u16 *id_in, struct ata_id *out)
 	if (err)
 		goto fail;
 	if (out->ai_sectors == 0) {
-		err = -EIO;
+		err = -ENOMEDIUM;
 		goto fail;
 	}
 
@@ -249,4 +250,35 @@ fail:
 u64 ata_id_capacity512(const struct ata_id *ai)
 {
 	return ai->ai_sectors * (ai->ai_logical_size / SECTOR_SIZE);
+}
+
+/*
+ * Bytes from LBA 0 to the first physical sector boundary (Linux's
+ * alignment_offset): 0 unless word 209 puts LBA 0 inside a physical sector.
+ */
+u32 ata_id_alignment_offset(const struct ata_id *ai)
+{
+	u32 per = ai->ai_physical_size / ai->ai_logical_size;
+
+	return ((per - ai->ai_align_offset) % per) * ai->ai_logical_size;
+}
+
+/*
+ * What a driver's attach line adds about the medium, each part led by
+ * ", ": physical sectors larger than logical ones (512e), where the first
+ * physical boundary lies, and "non-rotating" (word 217 = 1).  "" for a
+ * plain spinning 512-byte disk.
+ */
+void ata_id_media_str(const struct ata_id *ai, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (ai->ai_physical_size > ai->ai_logical_size)
+		n += (size_t)snprintf(buf, size, ", %u-byte physical sectors", ai->ai_physical_size);
+	if (ai->ai_align_offset && n < size)
+		n += (size_t)snprintf(buf + n, size - n, " (the first at byte %u)",
+				      ata_id_alignment_offset(ai));
+	if (ai->ai_ssd && n < size)
+		snprintf(buf + n, size - n, ", non-rotating");
 }

@@ -266,7 +266,7 @@ static int ide_attach_drive(struct ide_drive *d)
 	const struct ata_id *ai = &d->dr_id;
 	sector_t cap = ata_id_capacity512(ai);
 	struct gendisk *disk;
-	char mode[16];
+	char mode[16], media[64];
 	int err;
 
 	d->dr_queue = ide_init_queue(d, ide_timeout_ms);
@@ -284,13 +284,18 @@ static int ide_attach_drive(struct ide_drive *d)
 	disk->gd_fops = &ide_fops;
 	disk->gd_queue = d->dr_queue;
 	disk->gd_private_data = d;
+	disk->gd_flags = GENHD_FL_EXT_DEVT;
 	disk->gd_logical_block_size = d->dr_lbs;
+	disk->gd_physical_block_size = ai->ai_physical_size;
+	disk->gd_alignment_offset = ata_id_alignment_offset(ai);
 	set_capacity(disk, cap);
 	d->dr_disk = disk;
 
 	ata_xfer_name(d->dr_dma ? d->dr_ad.ad_xfer : -1, mode, sizeof(mode));
-	pr_info("%s: %s, %llu MiB (%llu sectors), %s, %s%s\n", d->dr_name, ai->ai_model,
-		(unsigned long long)(cap >> (20 - SECTOR_SHIFT)), (unsigned long long)cap,
+	ata_id_media_str(ai, media, sizeof(media));
+	pr_info("%s: %s, %llu MiB (%llu sectors)%s, %s, %s%s\n", d->dr_name,
+		ai->ai_model[0] ? ai->ai_model : "(no model)",
+		(unsigned long long)(cap >> (20 - SECTOR_SHIFT)), (unsigned long long)cap, media,
 		ai->ai_lba48 ? "LBA48" : "LBA28", mode,
 		ai->ai_wcache_on ? ", write cache" : "");
 	err = add_disk(disk);

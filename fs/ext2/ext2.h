@@ -42,11 +42,15 @@ struct ext2_fs {
 	u32			fs_first_ino;		/* [I] first non-reserved inode */
 	u32			fs_itable_blocks;	/* [I] inode table blocks per group */
 	u32			fs_gdt_blocks;		/* [I] group descriptor blocks */
+	u32			fs_first_meta_bg;	/* [I] meta_bg: descriptor blocks kept after
+							   the superblock; the rest lie in the first
+							   group of their meta group */
 	u32			fs_sb_block;		/* [I] superblock in 1 KiB units: 1 */
 	u64			fs_max_size;		/* [I] largest file, bytes */
 	bool			fs_rdonly;		/* [I] */
 	bool			fs_filetype;		/* [I] dirents carry a file type */
 	bool			fs_flex_bg;		/* [I] metadata may be outside its group */
+	bool			fs_meta_bg;		/* [I] descriptor blocks spread out */
 	struct ext2_super_block	fs_sb;			/* [v] in-core copy */
 	struct ext2_group_desc	*fs_gd;			/* [v] in-core copies, fs_groups of them */
 	struct ext2_zone	*fs_zones;		/* [I] metadata, sorted, disjoint */
@@ -126,6 +130,7 @@ u32 ext2_data_run(const struct ext2_fs *fs, u32 blk, u32 n);
 int ext2_new_blocks(struct ext2_fs *fs, u32 goal, u32 max, u32 *out);
 int ext2_free_block(struct ext2_fs *fs, u32 blk);
 bool ext2_group_has_super(const struct ext2_fs *fs, u32 group);
+u32 ext2_group_head_blocks(const struct ext2_fs *fs, u32 group);
 int ext2_find_zero(const u8 *map, u32 nbits, u32 start);
 
 /* ialloc.c: inodes */

@@ -27,6 +27,7 @@
 #define EXT2_SUPER_MAGIC	0xEF53
 #define EXT2_MIN_BLOCK_LOG	10	/* 1 KiB */
 #define EXT2_MAX_BLOCK_LOG	12	/* 4 KiB: the most a 4 KiB page holds */
+#define EXT2_LEGAL_BLOCK_LOG	16	/* 64 KiB: the most mke2fs makes */
 #define EXT2_GOOD_OLD_REV	0
 #define EXT2_DYNAMIC_REV	1
 #define EXT2_GOOD_OLD_INODE_SIZE 128

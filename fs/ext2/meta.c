@@ -1,8 +1,9 @@
 /*
  * ext2 metadata zones: the blocks the filesystem's own structures occupy
  * -- in each group the superblock copy, the descriptor table and its
- * reserved growth blocks (groups with a backup), the block and inode
- * bitmaps and the inode table -- kept as a sorted array of disjoint
+ * reserved growth blocks (groups with a backup) or with meta_bg its
+ * meta group's descriptor block, the block and inode bitmaps and the
+ * inode table (ext2_group_head_blocks) -- kept as a sorted array of disjoint
  * zones (touching structures merged), built at mount from the checked
  * group descriptors.  Linux's
  * ext4 calls the same set the system zone.
@@ -45,10 +46,7 @@ static void group_structs(const struct ext2_fs *fs, u32 g, u64 start[META_KINDS]
 	u32 k;
 
 	start[META_SUPER] = fs->fs_first_data_block + (u64)g * fs->fs_blocks_per_group;
-	end[META_SUPER] = start[META_SUPER];
-	if (ext2_group_has_super(fs, g))
-		end[META_SUPER] += 1 + fs->fs_gdt_blocks +
-				   le16_to_cpu(fs->fs_sb.s_reserved_gdt_blocks);
+	end[META_SUPER] = start[META_SUPER] + ext2_group_head_blocks(fs, g);
 	start[META_BLOCK_BITMAP] = le32_to_cpu(gd->bg_block_bitmap);
 	start[META_INODE_BITMAP] = le32_to_cpu(gd->bg_inode_bitmap);
 	start[META_INODE_TABLE] = le32_to_cpu(gd->bg_inode_table);
@@ -95,7 +93,7 @@ int ext2_meta_init(struct ext2_fs *fs, const char *dev)
 	u32 n = 0, g, k, i, nz;
 
 	for (g = 0; g < fs->fs_groups; g++)
-		cap += META_KINDS - !ext2_group_has_super(fs, g);
+		cap += META_KINDS - !ext2_group_head_blocks(fs, g);
 	if (cap > (u64)UINT32_MAX / sizeof(*z))
 		return -ENOMEM;
 	z = kmalloc((size_t)cap * sizeof(*z), GFP_KERNEL);

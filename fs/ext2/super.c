@@ -16,7 +16,9 @@
  *
  * The in-core superblock and descriptors are the authority while mounted
  * (the allocators update them); ext2_write_super() copies them to their
- * blocks.  Backup copies in other groups are left alone, as Linux leaves
+ * blocks: right after the superblock, or with meta_bg (which mke2fs picks
+ * for groups too small to hold the whole table) one block at the start of
+ * each meta group, the groups one descriptor block describes.  Backup copies in other groups are left alone, as Linux leaves
  * them: e2fsck only uses them when the primary is damaged.
  */
 #include "fs/ext2/ext2.h"
@@ -28,6 +30,7 @@
 #include "lib/string.h"
 
 #define EXT2_INCOMPAT_SUPP	(EXT2_FEATURE_INCOMPAT_FILETYPE | \
+				 EXT2_FEATURE_INCOMPAT_META_BG | \
 				 EXT4_FEATURE_INCOMPAT_FLEX_BG)
 #define EXT2_RO_COMPAT_SUPP	(EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER | \
 				 EXT2_FEATURE_RO_COMPAT_LARGE_FILE)
@@ -176,6 +179,36 @@ bool ext2_group_has_super(const struct ext2_fs *fs, u32 group)
 	return false;
 }
 
+/*
+ * How many blocks at the start of @group hold the superblock copy and the
+ * descriptor table or its meta_bg share, with the reserved growth blocks
+ * (as e2fsprogs' ext2fs_super_and_bgd_loc2 counts them).
+ */
+u32 ext2_group_head_blocks(const struct ext2_fs *fs, u32 group)
+{
+	u32 per = fs->fs_bsize / sizeof(struct ext2_group_desc), pos = group % per;
+	bool super = ext2_group_has_super(fs, group);
+
+	if (!fs->fs_meta_bg)
+		return super ? 1 + fs->fs_gdt_blocks +
+			       le16_to_cpu(fs->fs_sb.s_reserved_gdt_blocks) : 0;
+	if (group / per < fs->fs_first_meta_bg)
+		return super ? 1 + fs->fs_first_meta_bg : 0;
+	/* a meta group keeps its descriptor block in its first, second and last group */
+	return super + (pos == 0 || pos == 1 || pos == per - 1);
+}
+
+/* Where descriptor block @i lies (Linux's ext2 descriptor_loc). */
+static u32 ext2_desc_block(const struct ext2_fs *fs, u32 i)
+{
+	u32 per = fs->fs_bsize / sizeof(struct ext2_group_desc), group = i * per;
+
+	if (!fs->fs_meta_bg || i < fs->fs_first_meta_bg)
+		return fs->fs_first_data_block + 1 + i;
+	return fs->fs_first_data_block + group * fs->fs_blocks_per_group +
+	       ext2_group_has_super(fs, group);
+}
+
 /* Copy the in-core superblock and descriptors to their blocks (dirty). */
 int ext2_write_super(struct ext2_fs *fs)
 {
@@ -188,7 +221,7 @@ int ext2_write_super(struct ext2_fs *fs)
 		for (i = 0; i < fs->fs_gdt_blocks; i++) {
 			u32 n = min(per, fs->fs_groups - i * per);
 
-			bh = ext2_bread(fs, fs->fs_first_data_block + 1 + i);
+			bh = ext2_bread(fs, ext2_desc_block(fs, i));
 			if (IS_ERR(bh))
 				return PTR_ERR(bh);
 			memcpy(bh->b_data, &fs->fs_gd[i * per], n * sizeof(struct ext2_group_desc));
@@ -212,8 +245,9 @@ int ext2_write_super(struct ext2_fs *fs)
 
 /*
  * Check the superblock's geometry in @sb (a local copy) against itself and
- * a device of @devbytes, and fill the derived fields of @fs.  Returns 0 or
- * -EINVAL after printing what is wrong.
+ * a device of @devbytes, and fill the derived fields of @fs.  Returns 0,
+ * -EOPNOTSUPP for legal blocks larger than a page (8-64 KiB), or -EINVAL,
+ * after printing what is wrong.
  */
 static int ext2_check_geometry(struct ext2_fs *fs, const struct ext2_super_block *sb,
 			       u64 devbytes, const char *dev)
@@ -228,6 +262,12 @@ static int ext2_check_geometry(struct ext2_fs *fs, const struct ext2_super_block
 	if (le32_to_cpu(sb->s_rev_level) > EXT2_DYNAMIC_REV) {
 		why = "unknown revision";
 		goto bad;
+	}
+	if (log > EXT2_MAX_BLOCK_LOG - EXT2_MIN_BLOCK_LOG &&
+	    log <= EXT2_LEGAL_BLOCK_LOG - EXT2_MIN_BLOCK_LOG) {
+		pr_err("ext2 (%s): %u-byte blocks are not supported (at most %u)\n", dev,
+		       1U << (EXT2_MIN_BLOCK_LOG + log), 1U << EXT2_MAX_BLOCK_LOG);
+		return -EOPNOTSUPP;
 	}
 	if (log > EXT2_MAX_BLOCK_LOG - EXT2_MIN_BLOCK_LOG) {
 		why = "block size";
@@ -254,10 +294,15 @@ static int ext2_check_geometry(struct ext2_fs *fs, const struct ext2_super_block
 		why = "first data block";
 		goto bad;
 	}
-	if (fs->fs_blocks_count <= fs->fs_first_data_block + 1 ||
-	    (u64)fs->fs_blocks_count << fs->fs_bshift > devbytes) {
-		why = "block count (larger than the device?)";
+	if (fs->fs_blocks_count <= fs->fs_first_data_block + 1) {
+		why = "block count";
 		goto bad;
+	}
+	if ((u64)fs->fs_blocks_count << fs->fs_bshift > devbytes) {
+		pr_err("ext2 (%s): the filesystem (%llu bytes) is larger than the device "
+		       "(%llu bytes)\n", dev, (unsigned long long)fs->fs_blocks_count << fs->fs_bshift,
+		       (unsigned long long)devbytes);
+		return -EINVAL;
 	}
 	if (bpg == 0 || bpg > 8 * fs->fs_bsize || ipg == 0 || ipg > 8 * fs->fs_bsize) {
 		why = "blocks or inodes per group";
@@ -336,6 +381,10 @@ static int ext2_check_features(struct ext2_fs *fs, const char *dev, bool *force_
 	}
 	fs->fs_filetype = incompat & EXT2_FEATURE_INCOMPAT_FILETYPE;
 	fs->fs_flex_bg = incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG;
+	fs->fs_meta_bg = incompat & EXT2_FEATURE_INCOMPAT_META_BG;
+	/* s_first_meta_bg past the table means every block follows the superblock */
+	fs->fs_first_meta_bg = fs->fs_meta_bg ? min(le32_to_cpu(sb->s_first_meta_bg),
+						    fs->fs_gdt_blocks) : fs->fs_gdt_blocks;
 	return 0;
 }
 
@@ -352,7 +401,7 @@ static int ext2_load_groups(struct ext2_fs *fs, const char *dev)
 	for (i = 0; i < fs->fs_gdt_blocks; i++) {
 		u32 n = min(per, fs->fs_groups - i * per);
 
-		bh = bread(fs->fs_bdev, fs->fs_first_data_block + 1 + i, fs->fs_bsize);
+		bh = bread(fs->fs_bdev, ext2_desc_block(fs, i), fs->fs_bsize);
 		if (IS_ERR(bh)) {
 			pr_err("ext2 (%s): cannot read group descriptors: %s\n", dev,
 			       errstr(PTR_ERR(bh)));

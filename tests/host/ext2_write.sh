@@ -5,7 +5,8 @@
 # e2fsck -fn must find the image clean, and debugfs must read back exactly
 # the model (contents, symlinks, hard-link groups).  Then the large cases:
 # a sparse file past 4 GiB on 4 KiB blocks, triple indirection on 1 KiB
-# blocks, a directory of 10,000 entries, an htree directory modified.
+# blocks, a directory of 10,000 entries, an htree directory modified, and
+# random operations on meta_bg (the layout of groups of 256 blocks).
 source "$(dirname "$0")/common.bash"
 build_fscli
 
@@ -70,6 +71,10 @@ done
 mkimg $T/w.img 128M "" -b 4096 -I 256
 python3 tests/host/fsmodel.py random 3 3000 > $T/rand
 check "random_b4k_seed3/3000_ops_match_model_and_fsck" python3 tests/host/fsmodel.py run $T/w.img $T/rand
+# Groups of 256 blocks: mke2fs spreads the descriptors (meta_bg).
+mkimg $T/w.img 64M "" -b 1024 -g 256
+python3 tests/host/fsmodel.py random 4 3000 > $T/rand
+check "random_meta_bg_seed4/3000_ops_match_model_and_fsck" python3 tests/host/fsmodel.py run $T/w.img $T/rand
 
 # In a logical partition of an MBR disk, with a small buffer cache.
 truncate -s 100M $T/mbr.img

@@ -101,7 +101,7 @@ expect_out "ahci-attach/ro-said" '^stress: read-only file system'
 boot ahci-attach-cdrom --machine q35 --timeout 60 --disk "$imgdir/d2.raw" --cdrom \
 	--cmdline 'run="lsblk"'
 expect_rc "ahci-attach/cdrom-boots" 0
-expect_out "ahci-attach/cdrom-named" 'ahci0\.1: ATAPI device \(signature eb140101\), not attached'
+expect_out "ahci-attach/cdrom-named" 'ahci0\.1: ATAPI device "QEMU DVD-ROM": not handled by this driver, left alone'
 expect_no_out "ahci-attach/cdrom-not-a-disk" '^sdb '
 soon_after_hba "ahci-attach/cdrom-no-delay" 'ahci0\.1: ATAPI'
 

@@ -193,6 +193,7 @@ static void test_4kn(void)
 static void test_512e(void)
 {
 	struct ata_id ai;
+	char buf[64];
 
 	qemu_disk(1 << 20, true);
 	id[106] = 0x4000 | ATA_ID_SS_MULTIPLE | 3;	/* 8 logical per physical */
@@ -201,6 +202,17 @@ static void test_512e(void)
 	CHECK_EQ(ai.ai_logical_size, 512);
 	CHECK_EQ(ai.ai_physical_size, 4096);
 	CHECK_EQ(ai.ai_align_offset, 1);
+	/* LBA 0 one sector into a physical sector: LBA 7 (byte 3584) starts the next */
+	CHECK_EQ(ata_id_alignment_offset(&ai), 3584);
+	ata_id_media_str(&ai, buf, sizeof(buf));
+	CHECK_STR(buf, ", 4096-byte physical sectors (the first at byte 3584)");
+	id[217] = 1;					/* non-rotating */
+	id[209] = 0x4000;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_EQ(ata_id_alignment_offset(&ai), 0);
+	ata_id_media_str(&ai, buf, sizeof(buf));
+	CHECK_STR(buf, ", 4096-byte physical sectors, non-rotating");
+	id[217] = 0;
 	id[209] = 0x4000 | 9;				/* beyond the physical sector */
 	CHECK_EQ(ata_id_parse(id, &ai), 0);
 	CHECK_EQ(ai.ai_align_offset, 0);
@@ -272,8 +284,8 @@ static void test_rejects(void)
 	qemu_disk(2048, false);
 	id[49] &= (u16)~(1 << 9);
 	CHECK_EQ(ata_id_parse(id, &ai), -EOPNOTSUPP);
-	qemu_disk(0, false);
-	CHECK_EQ(ata_id_parse(id, &ai), -EIO);
+	qemu_disk(0, false);	/* an empty image: no sectors at all */
+	CHECK_EQ(ata_id_parse(id, &ai), -ENOMEDIUM);
 	/* Word 83 all ones is "not valid": no 48-bit, no flush claims. */
 	qemu_disk(2048, false);
 	id[83] = 0xffff;

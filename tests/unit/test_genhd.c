@@ -486,8 +486,19 @@ static void test_scan_failures(void)
 	CHECK(bdev_lookup("sda5") == NULL);
 	drop_disk(disk, &rd);
 
-	/* out of memory in the middle of the scan, for each allocation in turn */
-	for (int n = 1; n <= 6; n++) {
+	/* out of memory for the partition slots or the whole-disk device: no disk */
+	for (int n = 0; n <= 1; n++) {
+		disk = make_disk("sda", SD_MAJOR, 0, 16, &rd);
+		host_slab_fail_after = n;
+		CHECK_EQ(add_disk(disk), -ENOMEM);
+		host_slab_fail_after = -1;
+		CHECK(bdev_lookup("sda") == NULL);
+		put_disk(disk);
+		free(rd.rd_data);
+		rd.rd_data = NULL;
+	}
+	/* ... in the middle of the scan, for each allocation in turn: the disk stays */
+	for (int n = 2; n <= 7; n++) {
 		disk = make_disk("sda", SD_MAJOR, 0, 16, &rd);
 		host_slab_fail_after = n;
 		CHECK_EQ(add_disk(disk), 0);
@@ -496,7 +507,7 @@ static void test_scan_failures(void)
 		CHECK(b != NULL);
 		bdev_put(b);
 		b = bdev_lookup("sda5");
-		if (n < 6)
+		if (n < 7)
 			CHECK(b == NULL);
 		bdev_put(b);
 		drop_disk(disk, &rd);
@@ -514,9 +525,63 @@ static void test_scan_failures(void)
 	CHECK(alloc_disk(0) == NULL);
 	host_slab_fail_after = 0;
 	CHECK(alloc_disk(16) == NULL);
-	host_slab_fail_after = 1;
-	CHECK(alloc_disk(16) == NULL);
 	host_slab_fail_after = -1;
+	check_no_leaks();
+}
+
+/*
+ * GENHD_FL_EXT_DEVT: a disk with minors for 3 partitions keeps its
+ * logical partition 5 under BLOCK_EXT_MAJOR, whose numbers go back to the
+ * pool with the device and are reused lowest first.
+ */
+static void test_ext_devt(void)
+{
+	struct ramdisk rd = { 0 }, rd2 = { 0 };
+	struct gendisk *disk = make_disk("sda", SD_MAJOR, 0, 4, &rd), *disk2;
+	struct block_device *b;
+
+	disk->gd_flags = GENHD_FL_EXT_DEVT;
+	CHECK_EQ(disk_max_parts(disk), DISK_MAX_PARTS);
+	CHECK_EQ(add_disk(disk), 0);
+	b = bdev_lookup("sda5");
+	CHECK(b != NULL);
+	CHECK_EQ(b->bd_dev, MKDEV(BLOCK_EXT_MAJOR, 0));
+	CHECK_EQ(b->bd_start, 4160);
+	bdev_put(b);
+	b = bdev_lookup("sda2");
+	CHECK_EQ(b->bd_dev, MKDEV(SD_MAJOR, 2));
+	bdev_put(b);
+
+	disk2 = make_disk("sdb", SD_MAJOR, 4, 4, &rd2);
+	disk2->gd_flags = GENHD_FL_EXT_DEVT;
+	CHECK_EQ(add_disk(disk2), 0);
+	b = bdev_lookup("259:1");
+	CHECK(b != NULL && !strcmp(b->bd_name, "sdb5"));
+	bdev_put(b);
+	/* listings keep sda5 with its disk, before sdb */
+	b = bdev_lookup("sda2");
+	b = bdev_next(b);
+	CHECK(b != NULL && !strcmp(b->bd_name, "sda5"));
+	b = bdev_next(b);
+	CHECK(b != NULL && !strcmp(b->bd_name, "sdb"));
+	bdev_put(b);
+
+	/* a rescan numbers the new device before the old one is gone */
+	CHECK_EQ(disk_rescan(disk), 0);
+	b = bdev_lookup("sda5");
+	CHECK_EQ(b->bd_dev, MKDEV(BLOCK_EXT_MAJOR, 2));
+	bdev_put(b);
+	drop_disk(disk, &rd);
+	CHECK(bdev_lookup("259:2") == NULL);
+
+	disk = make_disk("sda", SD_MAJOR, 0, 4, &rd);
+	disk->gd_flags = GENHD_FL_EXT_DEVT;
+	CHECK_EQ(add_disk(disk), 0);
+	b = bdev_lookup("259:0");
+	CHECK(b != NULL && !strcmp(b->bd_name, "sda5"));
+	bdev_put(b);
+	drop_disk(disk, &rd);
+	drop_disk(disk2, &rd2);
 	check_no_leaks();
 }
 
@@ -567,6 +632,7 @@ static const struct unit_case cases[] = {
 	{ "rescan", test_rescan },
 	{ "remove_open", test_remove_open },
 	{ "scan_failures", test_scan_failures },
+	{ "ext_devt", test_ext_devt },
 	{ "fs_probe", test_fs_probe },
 };
 
