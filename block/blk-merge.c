@@ -117,7 +117,6 @@ static u32 split_point(const struct queue_limits *lim, const struct bio *bio, u3
 	u32 lbs = lim->lim_logical_block_size;
 	struct bvec_iter it;
 	struct bio_vec bv;
-	u64 addr;
 
 	if (!bio->bi_iter.bi_size) {
 		*nsegs = 0;
@@ -126,12 +125,9 @@ static u32 split_point(const struct queue_limits *lim, const struct bio *bio, u3
 	/* The usual small bio: what is left of it is one entry, one segment. */
 	bv = mp_bvec_iter_bvec(bio->bi_io_vec, bio->bi_iter);
 	if (bv.bv_len == bio->bi_iter.bi_size && bv.bv_len <= max_bytes &&
-	    bv.bv_len <= lim->lim_max_segment_size) {
-		addr = bvec_phys(&bv);
-		if (((addr ^ (addr + bv.bv_len - 1)) & ~lim->lim_seg_boundary_mask) == 0) {
-			*nsegs = 1;
-			return 0;
-		}
+	    bv.bv_len <= seg_room(lim, bvec_phys(&bv), 0)) {
+		*nsegs = 1;
+		return 0;
 	}
 	bio_for_each_bvec(bv, bio, it) {
 		want = min(bv.bv_len, max_bytes - bytes);

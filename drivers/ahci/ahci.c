@@ -437,17 +437,13 @@ static void ahci_port_atapi_model(struct ahci_port *ap, char *model)
 {
 	u16 id[ATA_ID_WORDS];
 	struct ata_taskfile tf;
-	unsigned i;
 
 	model[0] = '\0';
 	if (ahci_port_start(ap))
 		return;
 	ata_identify(&tf, true);
-	if (ahci_port_poll_cmd(ap, &tf, ATA_ID_WORDS * 2, AHCI_POLL_CMD_MS) == 0) {
-		for (i = 0; i < ATA_ID_WORDS; i++)
-			id[i] = (u16)(ap->ap_eh_buf[2 * i] | ap->ap_eh_buf[2 * i + 1] << 8);
+	if (ahci_port_exec(&ap->ap_ad, &tf, id) == 0)
 		ata_id_string(id, ATA_ID_MODEL, ATA_ID_MODEL_WORDS, model);
-	}
 	if (ahci_port_stop(ap))
 		pr_warn("%s: the port does not stop after IDENTIFY PACKET DEVICE\n", ap->ap_name);
 }

@@ -342,9 +342,10 @@ static void ide_pio_write_block(struct ide_channel *ch)
 /*
  * PIO write: the first block goes without an interrupt (ATA8-APT, PIO
  * data-out): the device raises DRQ when it is ready for it.  Poll a few
- * microseconds here (ide_spin_not_busy); if it is still busy, ch_drq_timer polls again every
- * IDE_DRQ_POLL_MS until ch_drq_deadline, so that interrupts are never off
- * for long (a disk spinning up takes seconds).  ch_lock held.
+ * microseconds here (ide_spin_not_busy); if it is still busy, ch_drq_timer
+ * polls again every IDE_DRQ_POLL_MS until ch_drq_deadline, so that
+ * interrupts are never off for long (a disk spinning up takes seconds).
+ * ch_lock held.
  */
 static void ide_pio_out_first(struct ide_channel *ch)
 {
