@@ -2,8 +2,9 @@
  * AHCI command construction, pure: the PRD table a command table carries
  * (AHCI 1.3.1 4.2.3.3), the command header that points at it (4.2.2), the
  * NCQ tag in a prepared command FIS, and the choice error recovery makes
- * between "fail this one" and "find out by issuing one at a time".  No registers, no locks: built and tested on
- * the host (tests/unit/test_ahci_cmd.c).
+ * between "fail this one" and "find out by issuing one at a time".  No
+ * registers, no locks: built and tested on the host
+ * (tests/unit/test_ahci_cmd.c).
  *
  * PRD rules the hardware checks even where QEMU does not (HARDWARE.md 6):
  * the Data Byte Count holds count - 1 and its bit 0 must be 1, i.e. every

@@ -18,8 +18,9 @@
  * (the allocators update them); ext2_write_super() copies them to their
  * blocks: right after the superblock, or with meta_bg (which mke2fs picks
  * for groups too small to hold the whole table) one block at the start of
- * each meta group, the groups one descriptor block describes.  Backup copies in other groups are left alone, as Linux leaves
- * them: e2fsck only uses them when the primary is damaged.
+ * each meta group, the groups one descriptor block describes.  Backup
+ * copies in other groups are left alone, as Linux leaves them: e2fsck
+ * only uses them when the primary is damaged.
  */
 #include "fs/ext2/ext2.h"
 #include "kernel/errno.h"
