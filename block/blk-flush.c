@@ -15,7 +15,8 @@
  * A sequence whose next step is a flush joins the pending list; one flush
  * command is then issued for the whole list, which becomes the running
  * list, and when that flush completes every sequence on it has done its
- * step.  A data step is an ordinary request on the dispatch list, and any
+ * step.  A data step is an ordinary request, put at the head of the
+ * dispatch list since it has waited for its pre-flush already, and any
  * number of them may be in flight at once.  Three rules:
  *   C1  One flush in flight at a time.  Sequences that reach a flush step
  *       meanwhile wait for the next one -- a flush covers only the writes
@@ -121,7 +122,7 @@ static void flush_advance(struct request_queue *q, struct request *rq, u32 step,
 	case BLK_FLUSH_STEP_DATA:
 		list_del_init(&rq->rq_flush_list);
 		fq->fq_data_in_flight++;
-		__blk_insert_request(q, rq, false);
+		__blk_insert_request(q, rq, true);
 		break;
 	default:
 		list_del_init(&rq->rq_flush_list);

@@ -380,6 +380,28 @@ static void test_flush_fua_waits_for_data(void)
 	fx_end(x);
 }
 
+/*
+ * A data step goes to the head of the dispatch list: its request waited
+ * its turn already, for the pre-flush.  One tag, so plain writes queue up
+ * behind the flush meanwhile.
+ */
+static void test_flush_data_step_first(void)
+{
+	struct fx *x = fx_start(BLK_FLUSH_CACHE, 1);
+
+	CHECK_EQ(blk_queue_init_tags(x->x_td->td_q, 1, NULL), 0);
+	x->x_td->td_tags = true;
+	fx_submit(x, REQ_WRITE | REQ_PREFLUSH, true);
+	fx_submit(x, REQ_WRITE, true);
+	fx_submit(x, REQ_WRITE, true);
+	CHECK(x->x_nflush == 1 && x->x_td->td_nheld == 1);
+	fx_complete(x, 0);
+	CHECK(x->x_io[0].io_data_issue && !x->x_io[1].io_data_issue);
+	fx_drain(x);
+	fx_check_all(x, BLK_FLUSH_CACHE);
+	fx_end(x);
+}
+
 /* C3: a stream of FUA writes holds a waiting flush back only so long. */
 static void test_flush_not_starved(void)
 {
@@ -406,6 +428,7 @@ static const struct unit_case cases[] = {
 	{ "flush/ordering_random_mix", test_flush_ordering_random_mix },
 	{ "flush/error_fails_covered", test_flush_error_fails_covered },
 	{ "flush/fua_waits_for_data", test_flush_fua_waits_for_data },
+	{ "flush/data_step_first", test_flush_data_step_first },
 	{ "flush/not_starved", test_flush_not_starved },
 };
 
