@@ -1,5 +1,5 @@
 /*
- * 16550 UART on COM1: 115200 8N1 with FIFOs, polled output with a bounded
+ * 16550 UART on COM1: 115200 8N1 (FIFOs as found), polled output with a bounded
  * wait, interrupt-driven input (IRQ 4) into the console input ring.
  * Registers per the PC16550D data sheet.
  */
@@ -7,6 +7,7 @@
 #include "kernel/io.h"
 #include "kernel/irq.h"
 #include "kernel/errno.h"
+#include "kernel/spinlock.h"
 
 #define COM1		0x3F8
 #define COM1_IRQ	4
@@ -19,9 +20,10 @@
 #define UART_DLM	1	/* divisor latch high (DLAB=1) */
 #define UART_IIR	2	/* interrupt identification (read) */
 #define  UART_IIR_NO_INT 0x01
+#define  UART_IIR_FIFOS	0xC0	/* both set: FIFOs enabled */
 #define UART_FCR	2	/* FIFO control (write) */
 #define  UART_FCR_ENABLE 0x01
-#define  UART_FCR_CLEAR	0x06	/* clear receive and transmit FIFOs */
+#define  UART_FCR_CLEAR_TX 0x04	/* clear the transmit FIFO */
 #define  UART_FCR_TRIG14 0xC0	/* receive interrupt at 14 bytes */
 #define UART_LCR	3	/* line control */
 #define  UART_LCR_8N1	0x03
@@ -68,16 +70,21 @@ static void uart_write(struct console *con, const char *s, size_t len)
 	}
 }
 
-static irqreturn_t uart_interrupt(unsigned irq, void *data)
+/* Move what the UART has received into the console's input ring. */
+static bool uart_receive(struct uart *u)
 {
-	struct uart *u = data;
-	bool mine = false;
+	bool got = false;
 
 	while (inb(u->port + UART_LSR) & UART_LSR_DR) {
 		console_input((char)inb(u->port + UART_RBR));
-		mine = true;
+		got = true;
 	}
-	return mine ? IRQ_HANDLED : IRQ_NONE;
+	return got;
+}
+
+static irqreturn_t uart_interrupt(unsigned irq, void *data)
+{
+	return uart_receive(data) ? IRQ_HANDLED : IRQ_NONE;
 }
 
 /* A missing UART reads back 0xFF; the scratch register tells. */
@@ -90,6 +97,14 @@ static bool uart_probe(struct uart *u)
 	return inb(u->port + UART_SCR) == 0xA5;
 }
 
+/*
+ * What was typed before the kernel came (while GRUB handed over, or into
+ * QEMU before the guest ran) waits in the receive buffer or FIFO, and
+ * must reach the shell.  The receive FIFO is never cleared, and FIFOs that
+ * are off stay off: turning them on resets them (PC16550D, FCR bit 0),
+ * which would drop a byte arriving meanwhile.  Without FIFOs every byte
+ * interrupts, which a console can afford.
+ */
 void serial_early_init(void)
 {
 	struct uart *u = &com1;
@@ -101,7 +116,8 @@ void serial_early_init(void)
 	outb(u->port + UART_DLL, UART_CLOCK_DIV & 0xff);
 	outb(u->port + UART_DLM, UART_CLOCK_DIV >> 8);
 	outb(u->port + UART_LCR, UART_LCR_8N1);
-	outb(u->port + UART_FCR, UART_FCR_ENABLE | UART_FCR_CLEAR | UART_FCR_TRIG14);
+	if ((inb(u->port + UART_IIR) & UART_IIR_FIFOS) == UART_IIR_FIFOS)
+		outb(u->port + UART_FCR, UART_FCR_ENABLE | UART_FCR_CLEAR_TX | UART_FCR_TRIG14);
 	outb(u->port + UART_MCR, UART_MCR_DTR | UART_MCR_RTS | UART_MCR_OUT2);
 	u->present = true;
 	u->con.con_name = "ttyS0";
@@ -112,6 +128,7 @@ void serial_early_init(void)
 int serial_irq_init(void)
 {
 	struct uart *u = &com1;
+	unsigned long flags;
 	int err;
 
 	if (!u->present)
@@ -121,5 +138,9 @@ int serial_irq_init(void)
 		return err;
 	(void)inb(u->port + UART_IIR);
 	outb(u->port + UART_IER, UART_IER_RDI);
+	/* bytes that came while the interrupt was off raise none of their own */
+	local_irq_save(flags);
+	uart_receive(u);
+	local_irq_restore(flags);
 	return 0;
 }

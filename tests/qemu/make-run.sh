@@ -4,9 +4,8 @@
 . "$(dirname "$0")/lib.bash"
 
 out=$logdir/make-run.out
-# The leading \r may be lost before the UART is set up (see shell.sh).
-# "cat /sda2/hel<Tab>" completes the path.
-printf '\rlsblk\rls /sda2\rcat /sda2/hello.txt\rbench nullb0 randread:qd=1:ios=1000\rls /sda2/do\t\rpoweroff\r' |
+# "ls /sda2/do<Tab>" completes the path.
+printf 'lsblk\rls /sda2\rcat /sda2/hello.txt\rbench nullb0 randread:qd=1:ios=1000\rls /sda2/do\t\rpoweroff\r' |
 	RUN_TIMEOUT=120 tools/run-demo 2>&1 | tr -d '\r' >"$out"
 rc=${PIPESTATUS[1]}
 expect_rc "make-run/poweroff-ends-0" 0

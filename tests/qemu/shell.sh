@@ -7,11 +7,12 @@ in=$logdir/shell.in
 # help; "upt<TAB>" completes to uptime; Ctrl-U kills "echo junk"; the
 # up-arrow recalls "echo again" after the history; Ctrl-A jumps home to
 # insert; Ctrl-W deletes a word; Left arrow moves before inserting.
-# The leading \r is sacrificial: a byte that arrives before the UART is
-# set up is lost when its FIFO is enabled, as on real hardware.
-printf '\rhelp\rupt\t\recho junk\025echo kept\recho again\r\033[A\r\033[A\001#\recho one two\027three\recho ac\033[Db\rhelp nosuch\rpoweroff\r' >"$in"
+# All of it is typed ahead, before the kernel has set up the UART: the
+# first byte too must reach the shell.
+printf 'echo typed-ahead\rhelp\rupt\t\recho junk\025echo kept\recho again\r\033[A\r\033[A\001#\recho one two\027three\recho ac\033[Db\rhelp nosuch\rpoweroff\r' >"$in"
 boot shell --timeout 60 --input "$in"
 expect_rc "shell/poweroff-exits-0" 0
+expect_out "shell/typed-ahead-first-byte-kept" '^typed-ahead$'
 expect_out "shell/help-lists-commands" '^  uptime +time since boot'
 expect_out "shell/tab-completes-command" '^up [0-9]+\.[0-9]+ s'
 expect_out "shell/ctrl-u-kills-line" '^kept'
