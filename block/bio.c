@@ -49,6 +49,7 @@ static struct bio_set bio_set;
  */
 int bio_init_pools(void)
 {
+	char name[16];		/* "biovec-N", as Linux names them */
 	unsigned i;
 
 	if (bio_set.bs_bio_pool)
@@ -61,7 +62,8 @@ int bio_init_pools(void)
 	if (!bio_set.bs_bio_pool)
 		goto fail;
 	for (i = 0; i < NR_BVEC_POOLS; i++) {
-		bio_set.bs_bvec_cache[i] = kmem_cache_create("biovec",
+		snprintf(name, sizeof(name), "biovec-%u", bvec_pool_sizes[i]);
+		bio_set.bs_bvec_cache[i] = kmem_cache_create(name,
 			bvec_pool_sizes[i] * sizeof(struct bio_vec), 8);
 		if (!bio_set.bs_bvec_cache[i])
 			goto fail;
