@@ -33,7 +33,7 @@ errors=(
 	"ln|ln|^usage: ln"
 	"ls|ls /nosuch|^ls: .*no such file or directory"
 	"lsblk|lsblk nosuch|^lsblk: nosuch: no such block device"
-	"lspci|lspci x|^usage: lspci$"
+	"lspci|lspci -d 8086|^lspci: bad -d 8086: want"
 	"meminfo|meminfo x|^usage: meminfo$"
 	"mkdir|mkdir|^usage: mkdir"
 	"mount|mount nosuch /x|^mount: .*no such device"
@@ -84,7 +84,7 @@ for e in "${errors[@]}"; do
 done
 
 # Happy paths of the commands no other scenario runs.
-boot commands-happy --timeout 60 --cmdline 'run="apic; buffers; date; dmesg; irqs; lspci; meminfo; params; uptime; selftest -l; profile bench nullb0 randread:qd=1:bs=4K:ios=30000; echo the end"'
+boot commands-happy --timeout 60 --cmdline 'run="apic; buffers; date; dmesg; irqs; lspci; lspci -d 8086::0101; meminfo; params; uptime; selftest -l; profile bench nullb0 randread:qd=1:bs=4K:ios=30000; echo the end"'
 expect_rc "commands/happy-paths" 0
 expect_out "commands/apic/ok" 'local APIC|8259'
 expect_out "commands/buffers/ok" '^buffer cache: '
@@ -92,6 +92,11 @@ expect_out "commands/date/ok" '^20[0-9]{2}-[01][0-9]-[0-3][0-9] [0-2][0-9]:[0-5]
 expect_out "commands/dmesg/ok" 'storage stack kernel booting'
 expect_out "commands/irqs/ok" '^IRQ +CHIP +COUNT +HANDLERS$'
 expect_out "commands/lspci/ok" '^00:00\.0 8086:1237'
+# -d keeps the IDE controller alone: its line once, the host bridge's once.
+n=$(grep -c '^00:01\.1 8086:7010 0101' "$out")
+[ "$n" = 2 ] && ok "commands/lspci-d/ok" || notok "commands/lspci-d/ok" "IDE controller listed $n times, want 2"
+n=$(grep -c '^00:00\.0 8086:1237' "$out")
+[ "$n" = 1 ] && ok "commands/lspci-d/filters" || notok "commands/lspci-d/filters" "host bridge listed $n times, want 1"
 expect_out "commands/meminfo/ok" '^Zone +total +free'
 expect_out "commands/params/ok" '^  writable +'
 expect_out "commands/selftest-list/ok" '^kernel/time/tick$'

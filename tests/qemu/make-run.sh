@@ -9,6 +9,7 @@ printf 'lsblk\rls /sda2\rcat /sda2/hello.txt\rbench nullb0 randread:qd=1:ios=100
 	RUN_TIMEOUT=120 tools/run-demo 2>&1 | tr -d '\r' >"$out"
 rc=${PIPESTATUS[1]}
 expect_rc "make-run/poweroff-ends-0" 0
+expect_out "make-run/banner-controllers" '^00:1f\.2 8086:2922 0106\.01 .* ahci$'
 expect_out "make-run/banner-disks" '^Disks:$'
 expect_out "make-run/banner-gpt-partition" '^sda2 +[0-9]+:[0-9]+ .* part data$'
 expect_out "make-run/banner-mounted" '^sda2 on /sda2 type ext2 \(rw\)'
