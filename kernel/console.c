@@ -15,7 +15,7 @@
 #include "kernel/shell.h"
 #include "lib/string.h"
 
-#define INPUT_RING_SIZE	256	/* characters; a pasted line fits */
+#define INPUT_RING_SIZE	4096	/* characters typed ahead, as Linux's n_tty holds */
 #define CTRL_C		0x03
 
 static DEFINE_SPINLOCK(console_lock);
@@ -84,15 +84,36 @@ void console_input(char c)
 	input_head = next;
 }
 
+bool console_input_full(void)
+{
+	return (input_head + 1) % INPUT_RING_SIZE == input_tail;
+}
+
+/* The ring has room again: drivers that held input back may send it. */
+static void console_unthrottle(void)
+{
+	struct console *con;
+
+	spin_lock(&console_lock);
+	for (con = consoles; con; con = con->con_next)
+		if (con->con_unthrottle)
+			con->con_unthrottle(con);
+	spin_unlock(&console_lock);
+}
+
 int console_getc(void)
 {
 	unsigned long flags;
+	bool was_full;
 	int c = -1;
 
 	local_irq_save(flags);
 	if (input_tail != input_head) {
+		was_full = console_input_full();
 		c = (unsigned char)input_ring[input_tail];
 		input_tail = (input_tail + 1) % INPUT_RING_SIZE;
+		if (was_full)
+			console_unthrottle();
 	}
 	local_irq_restore(flags);
 	return c;

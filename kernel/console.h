@@ -12,6 +12,8 @@
 struct console {
 	const char	*con_name;
 	void		(*con_write)(struct console *con, const char *s, size_t n);
+	/* optional: the input ring has room again after the driver held back */
+	void		(*con_unthrottle)(struct console *con);
 	struct console	*con_next;	/* [console lock] */
 };
 
@@ -22,8 +24,15 @@ void console_write(const char *s, size_t n);
 /* Formatted output straight to the consoles, not the log: shell output. */
 int kprintf(const char *fmt, ...) __printf(1, 2);
 
-/* Input side: drivers push characters (from their interrupt handlers). */
+/*
+ * Input side: drivers push characters (from their interrupt handlers).
+ * A character that finds the ring full is dropped, so a driver that can
+ * hold input back (a UART keeps it in its FIFO, and QEMU behind it) asks
+ * console_input_full() first, stops taking input while it says so, and
+ * starts again when con_unthrottle is called.
+ */
 void console_input(char c);
+bool console_input_full(void);
 /* Next input character, or -1 if none is waiting. */
 int console_getc(void);
 /* Wait up to timeout_ms (0: forever) for a character; -1 on timeout. */

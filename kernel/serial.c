@@ -44,6 +44,7 @@
 struct uart {
 	u16		port;
 	bool		present;
+	bool		throttled;	/* receive interrupt off: the input ring is full */
 	struct console	con;
 };
 
@@ -70,12 +71,22 @@ static void uart_write(struct console *con, const char *s, size_t len)
 	}
 }
 
-/* Move what the UART has received into the console's input ring. */
+/*
+ * Move what the UART has received into the console's input ring.  When
+ * the ring is full, the rest stays in the UART with its interrupt off
+ * (and QEMU holds back what comes after): a script piped into the serial
+ * line arrives whole, however long.  Interrupts off.
+ */
 static bool uart_receive(struct uart *u)
 {
 	bool got = false;
 
 	while (inb(u->port + UART_LSR) & UART_LSR_DR) {
+		if (console_input_full()) {
+			u->throttled = true;
+			outb(u->port + UART_IER, 0);
+			return true;
+		}
 		console_input((char)inb(u->port + UART_RBR));
 		got = true;
 	}
@@ -85,6 +96,17 @@ static bool uart_receive(struct uart *u)
 static irqreturn_t uart_interrupt(unsigned irq, void *data)
 {
 	return uart_receive(data) ? IRQ_HANDLED : IRQ_NONE;
+}
+
+static void uart_unthrottle(struct console *con)
+{
+	struct uart *u = container_of(con, struct uart, con);
+
+	if (!u->throttled)
+		return;
+	u->throttled = false;
+	outb(u->port + UART_IER, UART_IER_RDI);
+	uart_receive(u);
 }
 
 /* A missing UART reads back 0xFF; the scratch register tells. */
@@ -122,6 +144,7 @@ void serial_early_init(void)
 	u->present = true;
 	u->con.con_name = "ttyS0";
 	u->con.con_write = uart_write;
+	u->con.con_unthrottle = uart_unthrottle;
 	console_register(&u->con);
 }
 
