@@ -9,6 +9,7 @@
  *	df:        "Filesystem 1K-blocks Used Available Use% Mounted on" and one line a mount
  * fill writes the content defined in fs/fillgen.h (tools/fillgen.py makes
  * the same bytes on the host).  Long copies and fills stop at Ctrl-C.
+ * Errors name the path they concern: "cat: /a/b: is a directory".
  */
 #include "fs/vfs.h"
 #include "fs/buffer.h"
@@ -24,6 +25,27 @@
 #include "lib/string.h"
 
 #define FS_SHELL_CHUNK	(64 * 1024)	/* bytes per read/write call */
+
+/*
+ * Report err against path, as "cmd: path: error text", and return what the
+ * shell then prints nothing more for; usage errors and success pass through.
+ */
+static int path_err(const char *cmd, const char *path, int err)
+{
+	if (err >= 0 || err == -EINVAL || err == -ECANCELED)
+		return err;
+	kprintf("%s: %s: %s\n", cmd, path, errstr(err));
+	return -ECANCELED;
+}
+
+/* The same for an error that may concern either of two paths (mv, ln). */
+static int paths_err(const char *cmd, const char *from, const char *to, int err)
+{
+	if (err >= 0 || err == -EINVAL || err == -ECANCELED)
+		return err;
+	kprintf("%s: %s -> %s: %s\n", cmd, from, to, errstr(err));
+	return -ECANCELED;
+}
 
 static void mode_string(u32 mode, char s[11])
 {
@@ -84,7 +106,7 @@ static int cmd_ls(int argc, char **argv)
 	vfs_close(f);
 free_de:
 	kfree(de);
-	return err < 0 ? err : 0;
+	return path_err("ls", path, err < 0 ? err : 0);
 }
 SHELL_COMMAND("ls", cmd_ls, "ls [-l] [PATH]", "list a directory");
 
@@ -130,7 +152,7 @@ static int cmd_cat(int argc, char **argv)
 {
 	if (argc != 2)
 		return -EINVAL;
-	return read_through(argv[1], true, NULL);
+	return path_err("cat", argv[1], read_through(argv[1], true, NULL));
 }
 SHELL_COMMAND("cat", cmd_cat, "cat PATH", "print a file");
 
@@ -144,7 +166,7 @@ static int cmd_sha256sum(int argc, char **argv)
 	err = read_through(argv[1], false, hex);
 	if (!err)
 		kprintf("%s  %s\n", hex, argv[1]);
-	return err;
+	return path_err("sha256sum", argv[1], err);
 }
 SHELL_COMMAND("sha256sum", cmd_sha256sum, "sha256sum PATH", "SHA-256 of a file's contents");
 
@@ -157,7 +179,7 @@ static int cmd_stat(int argc, char **argv)
 		return -EINVAL;
 	err = vfs_lstat(argv[1], &st);
 	if (err)
-		return err;
+		return path_err("stat", argv[1], err);
 	kprintf("ino=%llu mode=%o nlink=%u uid=%u gid=%u size=%llu blocks=%llu mtime=%lld\n",
 	       (unsigned long long)st.st_ino, st.st_mode, st.st_nlink, st.st_uid, st.st_gid,
 	       (unsigned long long)st.st_size, (unsigned long long)st.st_blocks,
@@ -206,33 +228,33 @@ SHELL_COMMAND("df", cmd_df, "df", "space on each mounted filesystem");
 
 static int cmd_mkdir(int argc, char **argv)
 {
-	return argc == 2 ? vfs_mkdir(argv[1], 0755) : -EINVAL;
+	return argc == 2 ? path_err("mkdir", argv[1], vfs_mkdir(argv[1], 0755)) : -EINVAL;
 }
 SHELL_COMMAND("mkdir", cmd_mkdir, "mkdir PATH", "make a directory");
 
 static int cmd_rmdir(int argc, char **argv)
 {
-	return argc == 2 ? vfs_rmdir(argv[1]) : -EINVAL;
+	return argc == 2 ? path_err("rmdir", argv[1], vfs_rmdir(argv[1])) : -EINVAL;
 }
 SHELL_COMMAND("rmdir", cmd_rmdir, "rmdir PATH", "remove an empty directory");
 
 static int cmd_rm(int argc, char **argv)
 {
-	return argc == 2 ? vfs_unlink(argv[1]) : -EINVAL;
+	return argc == 2 ? path_err("rm", argv[1], vfs_unlink(argv[1])) : -EINVAL;
 }
 SHELL_COMMAND("rm", cmd_rm, "rm PATH", "remove a file");
 
 static int cmd_mv(int argc, char **argv)
 {
-	return argc == 3 ? vfs_rename(argv[1], argv[2]) : -EINVAL;
+	return argc == 3 ? paths_err("mv", argv[1], argv[2], vfs_rename(argv[1], argv[2])) : -EINVAL;
 }
 SHELL_COMMAND("mv", cmd_mv, "mv FROM TO", "rename");
 
 static int cmd_ln(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "-s"))
-		return vfs_symlink(argv[2], argv[3]);
-	return argc == 3 ? vfs_link(argv[1], argv[2]) : -EINVAL;
+		return path_err("ln", argv[3], vfs_symlink(argv[2], argv[3]));
+	return argc == 3 ? paths_err("ln", argv[1], argv[2], vfs_link(argv[1], argv[2])) : -EINVAL;
 }
 SHELL_COMMAND("ln", cmd_ln, "ln [-s] TARGET PATH", "make a hard or symbolic link");
 
@@ -261,32 +283,58 @@ static int cmd_write(int argc, char **argv)
 		return -EINVAL;
 	err = vfs_open(argv[1], VFS_O_WRONLY | VFS_O_CREAT | VFS_O_TRUNC, 0644, &f);
 	if (err)
-		return err;
+		return path_err("write", argv[1], err);
 	err = write_full(f, argv[2], strlen(argv[2]));
 	e = vfs_close(f);
-	return err ? err : e;
+	return path_err("write", argv[1], err ? err : e);
 }
 SHELL_COMMAND("write", cmd_write, "write PATH TEXT", "replace a file's contents with TEXT");
+
+/*
+ * cp's destination: DST itself, or DST/name-of-SRC when DST is a
+ * directory, as cp(1) does.  The result is in buf (VFS_PATH_MAX bytes).
+ */
+static int cp_target(const char *src, const char *dst, char *buf)
+{
+	const char *base = strrchr(src, '/');
+	struct vfs_stat st;
+
+	base = base ? base + 1 : src;
+	if (vfs_stat(dst, &st) || !VFS_S_ISDIR(st.st_mode) || !*base)
+		return str_copy(buf, dst, VFS_PATH_MAX) < VFS_PATH_MAX ? 0 : -ENAMETOOLONG;
+	if ((size_t)snprintf(buf, VFS_PATH_MAX, "%s%s%s", dst,
+			     dst[strlen(dst) - 1] == '/' ? "" : "/", base) >= VFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	return 0;
+}
 
 static int cmd_cp(int argc, char **argv)
 {
 	struct vfs_file *in, *out;
+	const char *bad;
 	struct vfs_stat st;
 	struct progress pg;
 	u64 done = 0;
-	char *buf;
+	char *buf, *dst;
 	long n;
 	int err, e;
 
 	if (argc != 3)
 		return -EINVAL;
-	buf = kmalloc(FS_SHELL_CHUNK, GFP_KERNEL);
+	buf = kmalloc(FS_SHELL_CHUNK + VFS_PATH_MAX, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
+	dst = buf + FS_SHELL_CHUNK;
+	bad = argv[1];
 	err = vfs_open(argv[1], VFS_O_RDONLY, 0, &in);
 	if (err)
 		goto free_buf;
-	err = vfs_open(argv[2], VFS_O_WRONLY | VFS_O_CREAT | VFS_O_TRUNC, 0644, &out);
+	bad = argv[2];
+	err = cp_target(argv[1], argv[2], dst);
+	if (err)
+		goto close_in;
+	bad = dst;
+	err = vfs_open(dst, VFS_O_WRONLY | VFS_O_CREAT | VFS_O_TRUNC, 0644, &out);
 	if (err)
 		goto close_in;
 	progress_start(&pg, "cp", vfs_fstat(in, &st) ? 0 : st.st_size);
@@ -299,18 +347,21 @@ static int cmd_cp(int argc, char **argv)
 			break;
 	}
 	progress_end(&pg, done);
-	if (n < 0 && !err)
+	if (n < 0 && !err) {
 		err = (int)n;
+		bad = argv[1];
+	}
 	e = vfs_close(out);
 	if (!err)
 		err = e;
 close_in:
 	vfs_close(in);
 free_buf:
+	err = path_err("cp", bad, err);
 	kfree(buf);
 	return err;
 }
-SHELL_COMMAND("cp", cmd_cp, "cp SRC DST", "copy a file");
+SHELL_COMMAND("cp", cmd_cp, "cp SRC DST", "copy a file (into DST if DST is a directory)");
 
 static int cmd_fill(int argc, char **argv)
 {
@@ -344,7 +395,7 @@ static int cmd_fill(int argc, char **argv)
 		err = e;
 free_buf:
 	kfree(buf);
-	return err;
+	return path_err("fill", argv[1], err);
 }
 SHELL_COMMAND("fill", cmd_fill, "fill PATH BYTES SEED",
 	      "write BYTES of deterministic content (tools/fillgen.py) to PATH");

@@ -8,7 +8,7 @@
 demo=$logdir/fs-disk-demo
 tools/mkdemo "$demo" >/dev/null
 ops='write /P/note.txt written-by-the-kernel; mkdir /P/d; mkdir /P/d/e;
-cp /P/random.bin /P/d/e/copy.bin; fill /P/d/filled.bin 3000000 11;
+cp /P/random.bin /P/d/e/copy.bin; cp /P/README /P/d; fill /P/d/filled.bin 3000000 11;
 mv /P/hello.txt /P/d/hello.txt; ln -s d/e/copy.bin /P/link; ln /P/README /P/d/hard;
 rm /P/docs/numbers.txt; write /P/grow.txt a; dd if=/P/random.bin of=/P/grow.txt bs=4096 seek=100 count=3'
 
@@ -31,6 +31,8 @@ check_fs() {	# NAME IMAGE OFFSET_BYTES
 	debugfs -R 'dump /d/e/copy.bin '"$f.copy" "$fs" >/dev/null 2>&1
 	debugfs -R 'dump /random.bin '"$f.orig" "$fs" >/dev/null 2>&1
 	cmp -s "$f.copy" "$f.orig" && ok "$name/cp" || notok "$name/cp" "copy differs"
+	[ "$(debugfs -R 'cat /d/README' "$fs" 2>/dev/null)" = "$(debugfs -R 'cat /README' "$fs" 2>/dev/null)" ] &&
+		ok "$name/cp-into-dir" || notok "$name/cp-into-dir" "/d/README is not /README"
 	debugfs -R 'dump /d/filled.bin '"$f.fill" "$fs" >/dev/null 2>&1
 	python3 tools/fillgen.py 3000000 11 | cmp -s - "$f.fill" && ok "$name/fill" ||
 		notok "$name/fill" "fill content differs from tools/fillgen.py"
