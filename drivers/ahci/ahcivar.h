@@ -234,7 +234,6 @@ int ahci_port_poll_cmd(struct ahci_port *ap, const struct ata_taskfile *tf, u32 
 int ahci_hba_reset(struct ahci_softc *sc);
 
 /* ahci_io.c: the request path. */
-#define AHCI_DISK_MINORS	16	/* sda + 15 partitions, as Linux's sd */
 extern const struct block_device_operations ahci_disk_ops;
 int ahci_read_block(struct gendisk *disk, u64 lba, void *buf);
 int ahci_port_setup_queue(struct ahci_port *ap);
