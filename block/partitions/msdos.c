@@ -19,10 +19,12 @@
  * a logical partition is its extended partition as the table gives it,
  * before any cut: so in an extended partition cut at the end of the disk,
  * the logicals before the cut stay and the one across it is cut in turn.
- * Numbers are not reused, so the others keep the names fdisk gives them.  The EBR chain stops with a warning when it loops, leaves
- * the extended partition or exceeds MSDOS_MAX_EBRS links.  An MBR with a 0xEE entry belongs to GPT (efi.c),
- * and one whose boot indicators are not 0x00/0x80 is not a partition table
- * at all (a FAT boot sector carries 0x55AA too): both are "not mine".
+ * Numbers are not reused, so the others keep the names fdisk gives them.
+ * The EBR chain stops with a warning when it loops, leaves the extended
+ * partition or exceeds MSDOS_MAX_EBRS links.  An MBR with a 0xEE entry
+ * belongs to GPT (efi.c), and one whose boot indicators are not 0x00/0x80
+ * is not a partition table at all (a FAT boot sector carries 0x55AA too):
+ * both are "not mine".
  */
 #include "block/partitions/check.h"
 #include "block/partitions/msdos.h"

@@ -580,6 +580,7 @@ int ahci_hba_reset(struct ahci_softc *sc)
 static int ahci_port_add_disk(struct ahci_port *ap)
 {
 	const struct ata_id *ai = &ap->ap_id;
+	dev_t devt = disk_sd_devt(ap->ap_disk_index);
 	struct gendisk *disk;
 	char media[64];
 	int ret;
@@ -590,8 +591,8 @@ static int ahci_port_add_disk(struct ahci_port *ap)
 		goto report;
 	}
 	str_copy(disk->gd_name, ap->ap_dname, sizeof(disk->gd_name));
-	disk->gd_major = (int)MAJOR(disk_sd_devt(ap->ap_disk_index));
-	disk->gd_first_minor = (int)MINOR(disk_sd_devt(ap->ap_disk_index));
+	disk->gd_major = (int)MAJOR(devt);
+	disk->gd_first_minor = (int)MINOR(devt);
 	str_copy(disk->gd_model, ap->ap_id.ai_model, sizeof(disk->gd_model));
 	disk->gd_fops = &ahci_disk_ops;
 	disk->gd_queue = ap->ap_queue;

@@ -109,7 +109,7 @@ struct ahci_port {
 	unsigned		ap_num;		/* [I] port number */
 	char			ap_name[24];	/* [I] "ahci0.3" for messages */
 	char			ap_dname[16];	/* [I] "sda": the disk and queue name */
-	unsigned		ap_disk_index;	/* [I] 0 for sda: minors from here */
+	unsigned		ap_disk_index;	/* [I] 0 for sda (disk_sd_get), if ap_dname[0] */
 	spinlock_t		ap_lock;	/* the queue lock */
 	enum ahci_port_state	ap_state;	/* [p] */
 
