@@ -10,7 +10,7 @@
  * see partitions.  del_gendisk() takes the disk and its partitions away
  * (open ones fail their I/O); the last put_disk() frees it.
  *
- * Names: sda, sdb, ... for SATA/AHCI (disk_name_letters("sd", i)), hda..hdd
+ * Names: sda, sdb, ... for SATA/AHCI (disk_sd_get), hda..hdd
  * for IDE, ram0, mem0, nullb0 for memory devices; partitions append their
  * number, with a 'p' when the disk name ends in a digit (sda1, ram0p1).
  * Device numbers: the disk and its first minors - 1 partitions use the
@@ -185,6 +185,20 @@ u32 disk_max_parts(const struct gendisk *disk);
 
 /* Name helpers: "sd", 0 -> "sda"; 25 -> "sdz"; 26 -> "sdaa".  Returns 0 or -ENAMETOOLONG. */
 int disk_name_letters(char *buf, size_t size, const char *prefix, unsigned int index);
+
+/*
+ * sd disks (genhd_sd.c): disk_sd_get takes the lowest free index and
+ * writes its name ("sda" for 0) into name; returns the index, -ENOSPC
+ * when all DISK_SD_MAX are taken, or -ENAMETOOLONG.  disk_sd_put gives
+ * an index back.  disk_sd_devt is the disk's device number as Linux
+ * numbers sd disks (8:0 for sda, 65:0 for sdq, ...), DISK_SD_MINORS per
+ * disk.  Any context.
+ */
+#define DISK_SD_MAX		(26 * 27)	/* sda .. sdzz */
+#define DISK_SD_MINORS		16		/* sda + 15 partitions */
+int disk_sd_get(char *name, size_t size);
+void disk_sd_put(unsigned int index);
+dev_t disk_sd_devt(unsigned int index);
 /* The name of partition partno of disk: "sda1", "ram0p1".  Returns 0 or -ENAMETOOLONG. */
 int disk_part_name(const char *disk_name, u32 partno, char *buf, size_t size);
 

@@ -14,7 +14,7 @@
 
 #define BOOT_MAX_MMAP		128
 #define BOOT_MAX_MODULES	16
-#define BOOT_CMDLINE_MAX	1024
+#define BOOT_CMDLINE_MAX	4096	/* bytes of the command line kept, NUL included */
 
 #define BOOT_MEM_USABLE		1
 
@@ -34,6 +34,8 @@ struct boot_info {
 	u32			magic;		/* the loader's magic, for the report */
 	char			loader[64];	/* boot loader name, "" if not given */
 	char			cmdline[BOOT_CMDLINE_MAX];
+	u32			cmdline_dropped;	/* bytes of the loader's line cut off */
+	bool			cmdline_cut_in_word;	/* ... and the cut split a word */
 	struct boot_mmap_entry	mmap[BOOT_MAX_MMAP];
 	unsigned		nr_mmap;	/* 0: only mem_lower/mem_upper known */
 	u32			mem_lower_kb;	/* multiboot basic memory info */

@@ -6,6 +6,11 @@
  * NAME="VALUE WITH SPACES".  The first word is dropped when it is the
  * kernel's own path, which GRUB and QEMU put there.  Values stay in a
  * private copy of the line, so string parameters may point into it.
+ *
+ * A line longer than BOOT_CMDLINE_MAX - 1 bytes arrives cut (multiboot.c).
+ * The cut is reported, and a last word it split -- writable=sd cut to
+ * writable=s, or a quoted run= list missing its end -- is not applied:
+ * better an option missing, and said so, than a different one.
  */
 #include "kernel/param.h"
 #include "kernel/bootinfo.h"
@@ -91,12 +96,28 @@ static void apply(const char *name, const char *val)
 	pr_warn("cmdline: unknown parameter \"%s\"; ignored\n", name);
 }
 
+/*
+ * Say what the loader's line lost to the limit, in one warning: name and
+ * val are the word the cut split (name NULL if none).
+ */
+static void cmdline_report_cut(const char *name, const char *val)
+{
+	if (name)
+		pr_warn("cmdline: longer than the %u bytes kept: the last %u bytes dropped, "
+			"and \"%s%s%.60s\", cut short, ignored\n", BOOT_CMDLINE_MAX - 1,
+			boot_info.cmdline_dropped, name, val ? "=" : "", val ? val : "");
+	else
+		pr_warn("cmdline: longer than the %u bytes kept: the last %u bytes dropped\n",
+			BOOT_CMDLINE_MAX - 1, boot_info.cmdline_dropped);
+}
+
 /* Split the copy in place: each word NUL-terminated, quotes removed. */
 void cmdline_parse(void);
 void cmdline_parse(void)
 {
 	char *p = cmdline_words, *name, *val, *out;
-	bool first = true;
+	const char *cut_name = NULL, *cut_val = NULL;
+	bool first = true, open_quote, last;
 
 	str_copy(cmdline_copy, boot_info.cmdline, sizeof(cmdline_copy));
 	str_copy(cmdline_words, boot_info.cmdline, sizeof(cmdline_words));
@@ -107,6 +128,7 @@ void cmdline_parse(void)
 			break;
 		name = out = p;
 		val = NULL;
+		open_quote = false;
 		while (*p && *p != ' ' && *p != '\t') {
 			if (*p == '=' && !val) {
 				*out++ = '\0';
@@ -118,21 +140,30 @@ void cmdline_parse(void)
 				p++;
 				while (*p && *p != '"')
 					*out++ = *p++;
+				open_quote = !*p;
 				if (*p == '"')
 					p++;
 				continue;
 			}
 			*out++ = *p++;
 		}
+		last = !*p;
 		if (*p)
 			p++;
 		*out = '\0';
-		if (first && !val && strchr(name, '/'))
+		if (last && boot_info.cmdline_dropped &&
+		    (boot_info.cmdline_cut_in_word || open_quote)) {
+			cut_name = name;	/* the cut ran through this word */
+			cut_val = val;
+		} else if (first && !val && strchr(name, '/')) {
 			;	/* the loader's path of the kernel image */
-		else if (*name)
+		} else if (*name) {
 			apply(name, val);
+		}
 		first = false;
 	}
+	if (boot_info.cmdline_dropped)
+		cmdline_report_cut(cut_name, cut_val);
 }
 
 static int cmd_params(int argc, char **argv)

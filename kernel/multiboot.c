@@ -74,18 +74,38 @@ static const void *early_ptr(u64 phys, u64 len)
 	return (const void *)(uintptr_t)(PAGE_OFFSET + phys);
 }
 
-static void copy_string(char *dst, size_t size, u32 phys)
+/*
+ * Copy the loader's string at phys into dst, cut to size - 1 bytes.
+ * Returns its whole length: more than size - 1 if it was cut.
+ */
+static size_t copy_string(char *dst, size_t size, u32 phys)
 {
 	const char *s = early_ptr(phys, 1);
-	size_t n;
+	size_t n, len;
 
 	dst[0] = '\0';
 	if (!s)
-		return;
-	n = strnlen(s, size - 1);
+		return 0;
+	len = strnlen(s, (size_t)(EARLY_MAP_LIMIT - phys));
+	n = min(len, size - 1);
 	memcpy(dst, s, n);
 	dst[n] = '\0';
 	note_range(phys, n + 1);
+	return len;
+}
+
+/* The command line, and what was cut off it for cmdline.c to report. */
+static void copy_cmdline(u32 phys)
+{
+	size_t kept = sizeof(boot_info.cmdline) - 1;
+	size_t len = copy_string(boot_info.cmdline, sizeof(boot_info.cmdline), phys);
+	const char *cut;
+
+	if (len <= kept)
+		return;
+	cut = early_ptr(phys + kept, 1);	/* the first byte dropped */
+	boot_info.cmdline_dropped = (u32)(len - kept);
+	boot_info.cmdline_cut_in_word = *cut != ' ' && *cut != '\t';
 }
 
 static void parse_mmap(u32 addr, u32 length)
@@ -165,7 +185,7 @@ int multiboot_parse(u32 magic, u32 info_phys)
 		boot_info.mem_upper_kb = mi.mem_upper;
 	}
 	if (mi.flags & MBI_CMDLINE)
-		copy_string(boot_info.cmdline, sizeof(boot_info.cmdline), mi.cmdline);
+		copy_cmdline(mi.cmdline);
 	if (mi.flags & MBI_LOADER)
 		copy_string(boot_info.loader, sizeof(boot_info.loader), mi.boot_loader_name);
 	if (mi.flags & MBI_MMAP)

@@ -10,14 +10,21 @@
  * partition and names the next EBR.  Logical partitions are numbered from
  * 5 in chain order; primaries keep their slot number 1-4.  CHS is ignored.
  *
- * Hostile input: entries are copied to locals; an entry past the end of the
- * disk, starting on the MBR, or overlapping another partition or leaving
- * its container is dropped with a warning (numbers are not reused, so the
- * others keep the names fdisk gives them); the EBR chain stops with a
- * warning when it loops, leaves the extended partition or exceeds
- * MSDOS_MAX_EBRS links.  An MBR with a 0xEE entry belongs to GPT (efi.c),
- * and one whose boot indicators are not 0x00/0x80 is not a partition table
- * at all (a FAT boot sector carries 0x55AA too): both are "not mine".
+ * Hostile input: entries are copied to locals.  As in Linux, an entry that
+ * starts inside the disk but ends past it is kept, truncated to the end
+ * of the disk with a warning (an image copied to a smaller disk, a camera's
+ * sloppy table); one that starts past the end is dropped.  Stricter than
+ * Linux, an entry starting on the MBR, overlapping another partition or
+ * leaving its container is dropped with a warning too.  The container of
+ * a logical partition is its extended partition as the table gives it,
+ * before any cut: so in an extended partition cut at the end of the disk,
+ * the logicals before the cut stay and the one across it is cut in turn.
+ * Numbers are not reused, so the others keep the names fdisk gives them.
+ * The EBR chain stops with a warning when it loops, leaves the extended
+ * partition or exceeds MSDOS_MAX_EBRS links.  An MBR with a 0xEE entry
+ * belongs to GPT (efi.c), and one whose boot indicators are not 0x00/0x80
+ * is not a partition table at all (a FAT boot sector carries 0x55AA too):
+ * both are "not mine".
  */
 #include "block/partitions/check.h"
 #include "block/partitions/msdos.h"
@@ -71,15 +78,39 @@ static u64 msdos_sects(const struct parsed_partitions *pp, u64 blocks)
 }
 
 /*
+ * Linux's rule for an entry at [start, start+*len) blocks against the end
+ * of the disk (blk_add_partition): starting past it, the entry is dropped
+ * (returns false); running past it, *len is cut to fit.  Both are warned.
+ */
+static bool msdos_fit_disk(struct parsed_partitions *pp, u32 partno, u64 start, u64 *len)
+{
+	u64 nr = pp->pp_nr_blocks;
+
+	if (start >= nr) {
+		part_warn(pp, "partition %u starts at block %llu, past the end of the disk "
+			  "(%llu blocks), dropped", partno, (unsigned long long)start,
+			  (unsigned long long)nr);
+		return false;
+	}
+	if (*len > nr - start) {
+		part_warn(pp, "partition %u (blocks %llu+%llu) runs past the end of the disk, "
+			  "truncated to %llu blocks", partno, (unsigned long long)start,
+			  (unsigned long long)*len, (unsigned long long)(nr - start));
+		*len = nr - start;
+	}
+	return true;
+}
+
+/*
  * Add logical partition partno at [start, start+len) blocks if it lies
- * inside the extended partition [ext_start, ext_end) after its EBR and
- * overlaps no other logical partition; otherwise warn and drop it.
+ * inside the extended partition [ext_start, ext_end) after its EBR, fits
+ * the disk (msdos_fit_disk) and overlaps no other logical partition;
+ * otherwise warn and drop it.
  */
 static void msdos_add_logical(struct parsed_partitions *pp, u32 partno, u64 ebr,
 			      u64 start, u64 len, u64 ext_end, u8 sys_ind)
 {
 	struct part_entry *pe;
-	u64 s = msdos_sects(pp, start), n = msdos_sects(pp, len);
 
 	if (start <= ebr || start >= ext_end || len > ext_end - start) {
 		part_warn(pp, "logical partition %u (blocks %llu+%llu) is not inside its "
@@ -87,11 +118,14 @@ static void msdos_add_logical(struct parsed_partitions *pp, u32 partno, u64 ebr,
 			  (unsigned long long)start, (unsigned long long)len);
 		return;
 	}
-	if (part_find_overlap(pp, s, n, PART_F_EXTENDED)) {
+	if (!msdos_fit_disk(pp, partno, start, &len))
+		return;
+	if (part_find_overlap(pp, msdos_sects(pp, start), msdos_sects(pp, len),
+			      PART_F_EXTENDED)) {
 		part_warn(pp, "logical partition %u overlaps another partition, dropped", partno);
 		return;
 	}
-	pe = part_add(pp, partno, s, n);
+	pe = part_add(pp, partno, msdos_sects(pp, start), msdos_sects(pp, len));
 	if (pe) {
 		pe->pe_sys_ind = sys_ind;
 		pe->pe_flags = PART_F_LOGICAL;
@@ -100,9 +134,10 @@ static void msdos_add_logical(struct parsed_partitions *pp, u32 partno, u64 ebr,
 
 /*
  * Walk the EBR chain of the extended partition [ext_start, ext_end)
- * (blocks), numbering logical partitions from *partno.  The walk is a loop
- * with a visited list, never recursion.  Returns 0, or a negative errno if
- * a read failed.
+ * (blocks, as the table gives it: possibly past the end of the disk),
+ * numbering logical partitions from *partno.  The walk is a loop with a
+ * visited list, never recursion.  Returns 0, or a negative errno if a
+ * read failed.
  */
 static int msdos_walk_extended(struct parsed_partitions *pp, u64 ext_start, u64 ext_end,
 			       u32 *partno)
@@ -169,6 +204,11 @@ static int msdos_walk_extended(struct parsed_partitions *pp, u64 ext_start, u64 
 				  "chain stopped", (unsigned long long)next);
 			return 0;
 		}
+		if (next >= pp->pp_nr_blocks) {
+			part_warn(pp, "EBR link to block %llu lies past the end of the disk, "
+				  "chain stopped", (unsigned long long)next);
+			return 0;
+		}
 		ebr = next;
 	}
 }
@@ -202,12 +242,12 @@ static int msdos_probe(struct parsed_partitions *pp)
 
 		if (!msdos_entry_extent(p, &start, &len))
 			continue;
-		if (start == 0 || start >= nr || len > nr - start) {
-			part_warn(pp, "partition %u (blocks %llu+%llu) lies outside the disk "
-				  "(%llu blocks), dropped", i + 1, (unsigned long long)start,
-				  (unsigned long long)len, (unsigned long long)nr);
+		if (start == 0) {
+			part_warn(pp, "partition %u starts on the MBR, dropped", i + 1);
 			continue;
 		}
+		if (!msdos_fit_disk(pp, i + 1, start, &len))
+			continue;
 		if (part_find_overlap(pp, msdos_sects(pp, start), msdos_sects(pp, len), 0)) {
 			part_warn(pp, "partition %u overlaps another partition, dropped", i + 1);
 			continue;
@@ -222,15 +262,18 @@ static int msdos_probe(struct parsed_partitions *pp)
 			pe->pe_flags |= PART_F_EXTENDED;
 	}
 
-	/* Walk each extended partition that was kept, in slot order. */
+	/*
+	 * Walk each extended partition that was kept, in slot order, over
+	 * its extent in the table: if it was cut at the end of the disk, the
+	 * logicals inside it are cut there in turn, not dropped.
+	 */
 	for (i = 0; i < pp->pp_nr && pp->pp_entries[i].pe_partno < MSDOS_FIRST_LOGICAL; i++) {
 		const struct part_entry *ext = &pp->pp_entries[i];
-		u64 per = pp->pp_block_size / SECTOR_SIZE;
 
 		if (!(ext->pe_flags & PART_F_EXTENDED))
 			continue;
-		ret = msdos_walk_extended(pp, ext->pe_start / per,
-					  (ext->pe_start + ext->pe_nr_sects) / per, &partno);
+		msdos_entry_extent(&t.mt_part[ext->pe_partno - 1], &start, &len);
+		ret = msdos_walk_extended(pp, start, start + len, &partno);
 		if (ret < 0)
 			return ret;
 	}

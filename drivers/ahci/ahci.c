@@ -52,10 +52,6 @@ const char *const ahci_port_state_names[AHCI_PORT_NSTATES] = {
 #define AHCI_PAGE_EH_TABLE	2048	/* 128-byte aligned (4.2.3), one PRD */
 #define AHCI_PAGE_EH_BUF	3072	/* 512 bytes of polled-command data */
 
-static unsigned ahci_disk_index;	/* sda, sdb, ... across controllers */
-#define AHCI_MAX_DISKS		(26 * 27)	/* sda .. sdzz */
-static int ahci_major;			/* "sd" */
-
 /* Poll until (reg & mask) == want, at most ms.  0 or -ETIMEDOUT. */
 static int ahci_wait_eq(struct ahci_port *ap, unsigned reg, u32 mask, u32 want, u32 ms)
 {
@@ -577,22 +573,6 @@ int ahci_hba_reset(struct ahci_softc *sc)
 	return 0;
 }
 
-/* Register the "sd" major once, Linux's number when it is free. */
-static int ahci_register_major(void)
-{
-	int ret;
-
-	if (ahci_major > 0)
-		return 0;
-	ret = register_blkdev(8, "sd");
-	if (ret < 0)
-		ret = register_blkdev(0, "sd");
-	if (ret < 0)
-		return ret;
-	ahci_major = ret;
-	return 0;
-}
-
 /*
  * Name the disk, set it up and add it.  The queue exists already
  * (ahci_port_setup_queue).  Returns 0 or a negative errno (reported).
@@ -600,18 +580,19 @@ static int ahci_register_major(void)
 static int ahci_port_add_disk(struct ahci_port *ap)
 {
 	const struct ata_id *ai = &ap->ap_id;
+	dev_t devt = disk_sd_devt(ap->ap_disk_index);
 	struct gendisk *disk;
 	char media[64];
 	int ret;
 
-	disk = alloc_disk(AHCI_DISK_MINORS);
+	disk = alloc_disk(DISK_SD_MINORS);
 	if (!disk) {
 		ret = -ENOMEM;
 		goto report;
 	}
 	str_copy(disk->gd_name, ap->ap_dname, sizeof(disk->gd_name));
-	disk->gd_major = ahci_major;
-	disk->gd_first_minor = (int)(ap->ap_disk_index * AHCI_DISK_MINORS);
+	disk->gd_major = (int)MAJOR(devt);
+	disk->gd_first_minor = (int)MINOR(devt);
 	str_copy(disk->gd_model, ap->ap_id.ai_model, sizeof(disk->gd_model));
 	disk->gd_fops = &ahci_disk_ops;
 	disk->gd_queue = ap->ap_queue;
@@ -691,6 +672,15 @@ int ahci_init(struct ahci_softc *sc)
 	return 0;
 }
 
+/* Give the port's sd name back, if it has one (disk_sd_get). */
+static void ahci_port_put_name(struct ahci_port *ap)
+{
+	if (!ap->ap_dname[0])
+		return;
+	disk_sd_put(ap->ap_disk_index);
+	ap->ap_dname[0] = '\0';
+}
+
 /**
  * ahci_attach - bring up the ports of an HBA that ahci_init reset, and
  * find their disks
@@ -704,6 +694,7 @@ void ahci_attach(struct ahci_softc *sc)
 {
 	bool up[AHCI_MAX_PORTS] = { false };
 	unsigned i, ready = 0;
+	int index;
 
 	for (i = 0; i < AHCI_MAX_PORTS; i++) {
 		struct ahci_port *ap;
@@ -730,17 +721,17 @@ void ahci_attach(struct ahci_softc *sc)
 		}
 		if (ap->ap_state != AHCI_PORT_READY)
 			continue;
-		ap->ap_disk_index = ahci_disk_index;
-		if (ap->ap_disk_index >= AHCI_MAX_DISKS ||
-		    disk_name_letters(ap->ap_dname, sizeof(ap->ap_dname), "sd", ap->ap_disk_index)) {
+		index = disk_sd_get(ap->ap_dname, sizeof(ap->ap_dname));
+		if (index < 0) {
 			pr_warn("%s: no disk name left; skipped\n", ap->ap_name);
 			ap->ap_state = AHCI_PORT_SKIPPED;
 			continue;
 		}
-		ahci_disk_index++;
+		ap->ap_disk_index = (unsigned)index;
 		if (ahci_port_alloc_ccbs(ap) || ahci_port_setup_queue(ap)) {
 			pr_warn("%s: out of memory for the disk; skipped\n", ap->ap_name);
 			ahci_port_free_ccbs(ap);
+			ahci_port_put_name(ap);
 			ap->ap_state = AHCI_PORT_FAILED;
 			continue;
 		}
@@ -758,7 +749,8 @@ void ahci_attach(struct ahci_softc *sc)
  * receive stopped (ST, then FRE: 10.1.2), so nothing DMAs into the memory
  * freed next -- its queue, command tables and port page.  A port whose
  * engines do not stop keeps its memory (reported): better a leak than a
- * DMA into a page that was given back.
+ * DMA into a page that was given back.  Every port gives its sd name
+ * back, so the next controller to attach gets the same names.
  */
 void ahci_detach(struct ahci_softc *sc)
 {
@@ -771,6 +763,7 @@ void ahci_detach(struct ahci_softc *sc)
 			continue;
 		ahci_pwrite(ap, AHCI_PREG_IE, 0);
 		sc->sc_ports[i] = NULL;
+		ahci_port_put_name(ap);
 		if (ahci_port_stop_all(ap)) {
 			pr_warn("%s: engines do not stop (PxCMD %08x); its memory is kept\n",
 				ap->ap_name, ahci_pread(ap, AHCI_PREG_CMD));
@@ -808,10 +801,6 @@ int ahci_start(struct ahci_softc *sc)
 		}
 	}
 	ahci_enable_intr(sc);
-	if (ahci_register_major()) {
-		pr_err("%s: no block major for sd\n", sc->sc_name);
-		return -EBUSY;
-	}
 	for (i = 0; i < AHCI_MAX_PORTS; i++) {
 		struct ahci_port *ap = sc->sc_ports[i];
 

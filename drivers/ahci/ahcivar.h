@@ -109,7 +109,7 @@ struct ahci_port {
 	unsigned		ap_num;		/* [I] port number */
 	char			ap_name[24];	/* [I] "ahci0.3" for messages */
 	char			ap_dname[16];	/* [I] "sda": the disk and queue name */
-	unsigned		ap_disk_index;	/* [I] 0 for sda: minors from here */
+	unsigned		ap_disk_index;	/* [I] 0 for sda (disk_sd_get), if ap_dname[0] */
 	spinlock_t		ap_lock;	/* the queue lock */
 	enum ahci_port_state	ap_state;	/* [p] */
 
@@ -234,7 +234,6 @@ int ahci_port_poll_cmd(struct ahci_port *ap, const struct ata_taskfile *tf, u32 
 int ahci_hba_reset(struct ahci_softc *sc);
 
 /* ahci_io.c: the request path. */
-#define AHCI_DISK_MINORS	16	/* sda + 15 partitions, as Linux's sd */
 extern const struct block_device_operations ahci_disk_ops;
 int ahci_read_block(struct gendisk *disk, u64 lba, void *buf);
 int ahci_port_setup_queue(struct ahci_port *ap);

@@ -138,8 +138,8 @@ $patch ebr-loop mbr-ebrloop.raw
 meta mbr-ebrloop bs=512 warn=yes
 
 derive mbr-pastend mbr
-truncate -s 150M mbr-pastend.raw	# cuts into the extended partition
-meta mbr-pastend bs=512 warn=yes expect=1,2
+truncate -s 150M mbr-pastend.raw	# cuts into the extended partition and logical 6
+meta mbr-pastend bs=512 warn=yes expect=1,2,3,5,6
 
 derive mbr-overlap mbr
 $patch mbr-entry mbr-overlap.raw 2 100000 65536 0x83	# inside partition 1

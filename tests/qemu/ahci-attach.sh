@@ -3,7 +3,8 @@
 # controller, and disks on an ich9-ahci added to pc; every disk attaches
 # and lsblk matches the host's view (sfdisk) of its partitions.  A CD-ROM
 # on an AHCI port is named and skipped without delaying the boot, and so
-# are empty ports before a lone disk on port 5.
+# are empty ports before a lone disk on port 5.  Eighteen disks on three
+# controllers get Linux's sd device numbers: sdq is 65:0, not 8:256.
 . "$(dirname "$0")/ahci-lib.bash"
 
 mk() {	# mk NAME MiB [sfdisk script]
@@ -114,3 +115,21 @@ expect_rc "ahci-attach/port5-boots" 0
 expect_out "ahci-attach/port5-is-sda" '\] ahci0\.5: sda: QEMU HARDDISK'
 expect_no_out "ahci-attach/port5-nothing-else" 'ahci0\.[0-4]:'
 soon_after_hba "ahci-attach/port5-empty-ports-cost-one-window" 'ahci0\.5: sda:'
+
+# Eighteen disks: sda..sdp on major 8, then sdq and sdr on 65, as in Linux.
+many=() qemu_many=()
+for i in $(seq 0 17); do
+	truncate -s "$((i + 1))M" "$imgdir/m$i.raw"
+	if [ "$i" -lt 6 ]; then
+		many+=(--disk "$imgdir/m$i.raw")
+	else
+		[ $((i % 6)) -ne 0 ] || qemu_many+=(-device "ich9-ahci,id=ahci$((i / 6))")
+		qemu_many+=(-drive "if=none,id=m$i,file=$imgdir/m$i.raw,format=raw,cache=unsafe"
+			    -device "ide-hd,drive=m$i,bus=ahci$((i / 6)).$((i % 6))")
+	fi
+done
+boot ahci-attach-18 --machine q35 --timeout 60 "${many[@]}" --cmdline 'run="lsblk"' -- "${qemu_many[@]}"
+expect_rc "ahci-attach/18-boots" 0
+expect_out "ahci-attach/18-sdp-8:240" '^sdp +8:240 .* disk '
+expect_out "ahci-attach/18-sdq-65:0" '^sdq +65:0 .* disk '
+expect_out "ahci-attach/18-sdr-65:16" '^sdr +65:16 .* disk '

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Booting: -kernel and GRUB ISO on both machines, the run= verdict, the
-# command line's tolerance of unknown options, and run-qemu's timeout.
+# command line's tolerance of unknown options and of a line too long to
+# keep, and run-qemu's timeout.
 . "$(dirname "$0")/lib.bash"
+KERNEL_PATH=${KERNEL:-$top/build/kernel.elf}	# as run-qemu passes it to QEMU
 
 for m in pc q35; do
 	boot kernel-$m --machine $m --timeout 60 --cmdline 'run=uptime'
@@ -21,6 +23,24 @@ boot unknown-option --timeout 60 --cmdline 'bogus=1 loglevel=lots run=uptime'
 expect_rc "cmdline/unknown-option-survived" 0
 expect_out "cmdline/unknown-option-warned" 'unknown parameter "bogus"'
 expect_out "cmdline/bad-value-warned" 'bad value for loglevel'
+
+# A line of 4095 bytes and more: the kernel keeps 4095, says what it
+# dropped, and ignores the word the cut split (nullb.count=30 would come
+# out as nullb.count=3), while the options before the cut hold.  QEMU
+# puts the kernel's path and a space first, so the padding (loglevel=6,
+# the default, with leading zeros to fit) depends on that path.
+head='nullb.size=2M run="lsblk" ' cut='nullb.count=3'
+fill=$((4095 - ${#KERNEL_PATH} - 1 - ${#head} - ${#cut}))
+pad=""
+while [ $((fill - ${#pad})) -ge 22 ]; do pad+="loglevel=6 "; done
+zeros=$(printf '%*s' $((fill - ${#pad} - 11)) '' | tr ' ' 0)
+pad+="loglevel=${zeros}6 "
+boot cmdline-cut --timeout 60 --cmdline "${head}${pad}nullb.count=30 loglevel=6"
+expect_rc "cmdline/cut/run-before-the-cut-ran" 0
+expect_out "cmdline/cut/warned" \
+	'\] cmdline: longer than the 4095 bytes kept: the last 12 bytes dropped, and "nullb\.count=3", cut short, ignored$'
+expect_out "cmdline/cut/option-before-the-cut-held" '^nullb0 +[0-9]+:0 +2M '
+expect_no_out "cmdline/cut/cut-word-not-applied" '^nullb[12] '
 
 boot run-fails --timeout 60 --cmdline 'run="uptime; nosuchcommand; uptime"'
 expect_rc "run/failed-command-fails-run" 1

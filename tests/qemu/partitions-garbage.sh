@@ -104,7 +104,7 @@ PY
 mke2fs -q -F -t ext2 -b 1024 -d "$dir/tables" "$dir/tables.img" 8M >"$dir/make.log" 2>&1
 truncate -s $((disk_sectors * 512)) "$dir/scratch.img"
 
-# Half the tables per boot: a kernel command line holds 1024 bytes.
+# Half the tables per boot: shell_exec takes a run= list of 1023 bytes at most.
 for half in 0 1; do
 	cmds=""
 	for t in $(seq $((half * ntables / 2)) $(((half + 1) * ntables / 2 - 1))); do

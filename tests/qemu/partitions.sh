@@ -4,6 +4,10 @@
 # MBR, a GPT on 4096-byte sectors) are loaded as multiboot modules, which
 # the kernel makes RAM disks ram0..ram3; "part ramN" must match the tool's
 # dump for every partition: number, start, end, size, type and name.
+# Then a disk image cut short inside a logical partition holding an ext2:
+# as in Linux, the partitions across the end are kept, cut at the end of
+# the disk; reads stop there, and the filesystem, now larger than its
+# partition, is refused.
 . "$(dirname "$0")/lib.bash"
 
 img=$logdir/partitions
@@ -33,6 +37,16 @@ guid() { printf 'AAAAAAAA-0000-4000-8000-%012d' "$1"; }
 		"$(guid 1)" "$(guid 2)" >"$img/gpt4k.in"
 	printf 'I\n%s\nw\n' "$img/gpt4k.in" | fdisk -b 4096 "$img/gpt4k.raw"
 	printf 'O\n%s\nq\n' "$img/gpt4k.dump" | fdisk -b 4096 "$img/gpt4k.raw"
+
+	# 64 MiB of table and filesystem on a 48 MiB disk
+	truncate -s 64M "$img/cut.raw"
+	printf 'label: dos\nunit: sectors\n\nstart=2048, size=32768, type=83\n'`
+		`'start=34816, type=5\nstart=36864, type=83\n' | sfdisk -q "$img/cut.raw"
+	PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F -t ext2 -b 1024 -E offset=$((36864 * 512)) \
+		"$img/cut.raw" $(((131072 - 36864) / 2))k
+	truncate -s 48M "$img/cut.raw"
+	printf 'LAST OF sda5' | dd of="$img/cut.raw" bs=512 seek=$((98304 - 1)) conv=notrunc
+	printf '<<EOD5>>' | dd of="$img/cut.raw" bs=1 seek=$((98304 * 512 - 8)) conv=notrunc
 } >"$img/make.log" 2>&1 || { notok "partitions/images" "image build failed (see $img/make.log)"; exit 0; }
 
 names=(mbr gpt hybrid gpt4k)
@@ -76,3 +90,23 @@ PY
 )
 	if [ -z "$why" ]; then ok "partitions/$n"; else notok "partitions/$n" "$why"; fi
 done
+
+# sda5 starts at 36864 on a disk of 98304 sectors: 61440 are left of it.
+boot partitions-cut --machine q35 --timeout 60 --disk "$img/cut.raw" \
+	--cmdline 'run="lsblk; hexdump sda5 31456768 16; hexdump sda5 31457272 16; mount sda5 /mnt"'
+expect_rc "partitions/cut/mount-fails" 1
+expect_out "partitions/cut/p5-warned" \
+	'\] sda: partition 5 \(blocks 36864\+94208\) runs past the end of the disk, truncated to 61440 blocks$'
+expect_out "partitions/cut/p2-warned" '\] sda: partition 2 .* truncated to 63488 blocks$'
+expect_out "partitions/cut/p1-whole" '^sda1 +8:1 +16M +32768 +1 part'
+expect_out "partitions/cut/p5-size" "^sda5 +8:5 +30M +$((98304 - 36864)) +1 part"
+expect_out "partitions/cut/last-sector" '^01dffe00  4c 41 53 54 20 4f 46 20  73 64 61 35 00 00 00 00  \|LAST OF sda5'
+if grep -A1 '^01dffff8 ' "$out" | tr '\n' ' ' |
+   grep -qE '^01dffff8  3c 3c 45 4f 44 35 3e 3e +\|<<EOD5>>\| 01e00000 $'; then
+	ok "partitions/cut/reads-stop-at-the-end"
+else
+	notok "partitions/cut/reads-stop-at-the-end" "no 8-byte read up to 0x01e00000 in $out"
+fi
+expect_out "partitions/cut/ext2-refused" \
+	'\] ext2 \(sda5\): the filesystem \(48234496 bytes\) is larger than the device \(31457280 bytes\)$'
+expect_out "partitions/cut/mount-said" '^mount: sda5: not mounted'

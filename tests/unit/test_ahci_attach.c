@@ -6,12 +6,14 @@
  * port whose PHY shows a disk gets started (ST, FRE) and then fails its
  * IDENTIFY (PxCI never clears) -- a port left running, with its DMA
  * memory, as a failed attach leaves it.  The unwind must stop both
- * engines of every port, mask its interrupts and give all memory back.
+ * engines of every port, mask its interrupts and give all memory back,
+ * and the disk names too.
  */
 #include "tests/unit/unit.h"
 #include "tests/unit/fakes/page_fake.h"
 #include "tests/unit/fakes/sched_fake.h"
 #include "tests/unit/host/shim.h"
+#include "block/genhd.h"
 #include "drivers/ahci/ahcivar.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/time.h"
@@ -32,6 +34,7 @@ static void test_detach_stops_ports(void)
 {
 	struct ahci_softc sc;
 	long pages = host_pages_live;
+	char name[DISK_NAME_LEN];
 	unsigned i;
 
 	memset(abar, 0, sizeof(abar));
@@ -51,6 +54,13 @@ static void test_detach_stops_ports(void)
 	CHECK(*preg(1, AHCI_PREG_CMD) & AHCI_PREG_CMD_FRE);
 	CHECK(host_pages_live > pages);
 
+	/*
+	 * Port 3 as a port with a disk leaves attach: named.  (A fake HBA
+	 * that answers IDENTIFY is more than this test needs.)
+	 */
+	CHECK_EQ(disk_sd_get(sc.sc_ports[3]->ap_dname, sizeof(sc.sc_ports[3]->ap_dname)), 0);
+	sc.sc_ports[3]->ap_disk_index = 0;
+
 	*preg(1, AHCI_PREG_IE) = ~0u;		/* as if interrupts had been enabled */
 	ahci_detach(&sc);
 	for (i = 0; i < NPORTS; i++) {
@@ -59,6 +69,9 @@ static void test_detach_stops_ports(void)
 		CHECK_EQ(*preg(i, AHCI_PREG_IE), 0);
 	}
 	CHECK_EQ(host_pages_live, pages);	/* command lists, FIS areas: given back */
+	CHECK_EQ(disk_sd_get(name, sizeof(name)), 0);	/* and sda, for the next controller */
+	CHECK_STR(name, "sda");
+	disk_sd_put(0);
 }
 
 static const struct unit_case cases[] = {

@@ -620,8 +620,60 @@ static void test_fs_probe(void)
 	check_no_leaks();
 }
 
+/* sd device numbers as Linux gives them (drivers/scsi/sd.c), by index. */
+static void test_sd_numbers(void)
+{
+	static const struct { unsigned int index, major, minor; } linux_sd[] = {
+		{ 0, 8, 0 },		/* sda */
+		{ 15, 8, 240 },		/* sdp: the last of major 8 */
+		{ 16, 65, 0 },		/* sdq */
+		{ 31, 65, 240 },	/* sdaf */
+		{ 32, 66, 0 },		/* sdag */
+		{ 127, 71, 240 },	/* sddx */
+		{ 128, 128, 0 },	/* sddy */
+		{ 255, 135, 240 },	/* sdiv */
+		{ 256, 8, 256 },	/* sdiw: the upper index bits above the minor byte */
+		{ 701, 131, 720 },	/* sdzz */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(linux_sd); i++) {
+		dev_t d = disk_sd_devt(linux_sd[i].index);
+
+		CHECK_EQ(MAJOR(d), linux_sd[i].major);
+		CHECK_EQ(MINOR(d), linux_sd[i].minor);
+	}
+}
+
+/* Indexes are the lowest free, and come back when put. */
+static void test_sd_names(void)
+{
+	char name[DISK_NAME_LEN];
+	unsigned int i;
+
+	CHECK_EQ(disk_sd_get(name, sizeof(name)), 0);
+	CHECK_STR(name, "sda");
+	CHECK_EQ(disk_sd_get(name, sizeof(name)), 1);
+	CHECK_EQ(disk_sd_get(name, sizeof(name)), 2);
+	disk_sd_put(1);
+	CHECK_EQ(disk_sd_get(name, sizeof(name)), 1);
+	CHECK_STR(name, "sdb");
+	for (i = 3; i < DISK_SD_MAX; i++)
+		CHECK_EQ(disk_sd_get(name, sizeof(name)), (int)i);
+	CHECK_STR(name, "sdzz");
+	CHECK_EQ(disk_sd_get(name, sizeof(name)), -ENOSPC);
+	disk_sd_put(30);
+	CHECK_EQ(disk_sd_get(name, 4), -ENAMETOOLONG);	/* "sdae" does not fit */
+	CHECK_EQ(disk_sd_get(name, sizeof(name)), 30);	/* ... and was given back */
+	CHECK_STR(name, "sdae");
+	for (i = 0; i < DISK_SD_MAX; i++)
+		disk_sd_put(i);
+}
+
 static const struct unit_case cases[] = {
 	{ "names", test_names },
+	{ "sd_numbers", test_sd_numbers },
+	{ "sd_names", test_sd_names },
 	{ "majors", test_majors },
 	{ "writable_parse", test_writable_parse },
 	{ "lookup", test_lookup },

@@ -153,13 +153,38 @@ static void test_dos_bounds(void)
 {
 	md_init(512, 1000);
 	mbr_set(0, 0, 0x83, 0, 10, 0);		/* on top of the MBR */
-	mbr_set(0, 1, 0x83, 990, 11, 0);	/* one block past the end */
+	mbr_set(0, 1, 0x83, 1000, 1, 0);	/* starts just past the end */
 	mbr_set(0, 2, 0x83, 0xFFFFFFFF, 0xFFFFFFFF, 0);	/* far past, no wrap */
 	mbr_set(0, 3, 0x83, 100, 900, 0);	/* fills the disk exactly */
 	CHECK_EQ(scan(15), 1);
 	CHECK_EQ(pp.pp_nr, 1);
-	CHECK(find(4) != NULL);
+	CHECK(find(4) != NULL && find(4)->pe_nr_sects == 900);
 	CHECK_EQ(pp.pp_warnings, 3);
+}
+
+/* Linux keeps an entry that runs past the end of the disk, cut to fit. */
+static void test_dos_truncated(void)
+{
+	const struct part_entry *pe;
+
+	md_init(512, 1000);
+	mbr_set(0, 0, 0x83, 100, 100, 0);
+	mbr_set(0, 1, 0x83, 990, 11, 0);	/* one block past the end */
+	mbr_set(0, 2, 0x83, 500, 0xFFFFFFFF, 0);	/* far past, no wrap; overlaps 2 */
+	CHECK_EQ(scan(15), 1);
+	CHECK_EQ(pp.pp_nr, 2);
+	pe = find(2);
+	CHECK(pe && pe->pe_start == 990 && pe->pe_nr_sects == 10);
+	CHECK(!find(3));
+	CHECK_EQ(pp.pp_warnings, 3);		/* 2 cut, 3 cut and then overlapping */
+
+	/* in 4096-byte blocks, the cut is still a whole number of blocks */
+	md_init(4096, 1000);
+	mbr_set(0, 0, 0x83, 256, 800, 0);
+	CHECK_EQ(scan(15), 1);
+	pe = find(1);
+	CHECK(pe && pe->pe_start == 256 * 8 && pe->pe_nr_sects == 744 * 8);
+	CHECK_EQ(pp.pp_warnings, 1);
 }
 
 /* An extended partition at [100, 1000) whose EBRs are at 100, 200, 300, ... */
@@ -177,6 +202,44 @@ static void make_chain(unsigned int n_ebrs)
 		if (i + 1 < n_ebrs)	/* the link counts from the extended start */
 			mbr_set(ebr, 1, MBR_TYPE_EXTENDED, 100 * (i + 1), 100, 0);
 	}
+}
+
+/*
+ * A disk image cut short inside its extended partition: the extended
+ * partition is cut at the end of the disk, the logicals before the cut
+ * stay whole, the one across it is cut, the ones past it are lost (their
+ * EBR is gone with the rest of the image).
+ */
+static void test_dos_truncated_extended(void)
+{
+	const struct part_entry *pe;
+
+	make_chain(4);				/* extended [100, 500), logicals 5-8 */
+	disk.md_blocks = 340;			/* the image ends inside logical 7 (310+50) */
+	CHECK_EQ(scan(15), 1);
+	pe = find(2);
+	CHECK(pe && pe->pe_flags == PART_F_EXTENDED && pe->pe_nr_sects == 240);
+	CHECK(find(5) && find(5)->pe_nr_sects == 50);
+	CHECK(find(6) && find(6)->pe_nr_sects == 50);
+	pe = find(7);
+	CHECK(pe && pe->pe_start == 310 && pe->pe_nr_sects == 30);
+	CHECK(!find(8));
+	CHECK_EQ(pp.pp_warnings, 3);		/* 2 cut, 7 cut, the link to 400 */
+
+	/* a logical may not leave an extended partition that fits on the disk */
+	make_chain(3);				/* extended [100, 400) on 400 blocks */
+	mbr_set(0, 1, MBR_TYPE_W95_EXT_LBA, 100, 250, 0);	/* now [100, 350) */
+	CHECK_EQ(scan(15), 1);
+	CHECK(find(5) && find(6) && !find(7));	/* 7 at 310+50 leaves it */
+	CHECK_EQ(pp.pp_warnings, 1);
+
+	/* ... nor a cut one, within the disk */
+	make_chain(3);
+	mbr_set(200, 0, 0x83, 10, 150, 0);	/* logical 6 at 210+150, into 7's EBR */
+	disk.md_blocks = 350;
+	CHECK_EQ(scan(15), 1);
+	CHECK(find(6) && find(6)->pe_nr_sects == 140);	/* cut at 350 */
+	CHECK(!find(7));			/* 310 < 350, and overlaps 6 */
 }
 
 static void test_dos_logicals(void)
@@ -562,6 +625,8 @@ static const struct unit_case cases[] = {
 	{ "dos_primaries_4k", test_dos_primaries_4k },
 	{ "dos_not_mine", test_dos_not_mine },
 	{ "dos_bounds", test_dos_bounds },
+	{ "dos_truncated", test_dos_truncated },
+	{ "dos_truncated_extended", test_dos_truncated_extended },
 	{ "dos_logicals", test_dos_logicals },
 	{ "dos_ebr_loop", test_dos_ebr_loop },
 	{ "dos_ebr_long", test_dos_ebr_long },
