@@ -224,6 +224,12 @@ static int cmd_hexdump(int argc, char **argv)
 		return -ENOMEM;
 	}
 	n = ep_pread(&ep, buf, (size_t)len, off);
+	if (n == 0 && len && off) {
+		kprintf("hexdump: %s: offset %llu is at or past the end\n", argv[1],
+			(unsigned long long)off);
+		n = -ENXIO;
+		goto out;
+	}
 	if (n < 0) {
 		kprintf("hexdump: %s: %s\n", argv[1], errstr((int)n));
 		goto out;

@@ -10,6 +10,7 @@
  * runs its commands and then gives the prompt.
  */
 #include "kernel/shell.h"
+#include "kernel/mm/slab.h"
 #include "kernel/console.h"
 #include "kernel/readline.h"
 #include "kernel/param.h"
@@ -107,16 +108,18 @@ static int run_one(char *cmdline)
 
 int shell_exec(const char *line)
 {
-	char buf[SHELL_LINE_MAX * 4];
-	char *p = buf, *start = buf;
+	size_t len = strlen(line);
+	char *buf, *p, *start;
 	char quote = 0;
 	int r, status = 0;
 
-	if (str_copy(buf, line, sizeof(buf)) >= sizeof(buf)) {
-		kprintf("shell: line too long\n");
-		return -E2BIG;
+	buf = kmalloc(len + 1, GFP_KERNEL);	/* run= may hold the whole command line */
+	if (!buf) {
+		kprintf("shell: out of memory for the line\n");
+		return -ENOMEM;
 	}
-	for (;; p++) {
+	memcpy(buf, line, len + 1);
+	for (p = start = buf;; p++) {
 		if (*p == '"' || *p == '\'') {
 			if (!quote)
 				quote = *p;
@@ -131,10 +134,12 @@ int shell_exec(const char *line)
 			if (r)
 				status = r;
 			if (last)
-				return status;
+				break;
 			start = p + 1;
 		}
 	}
+	kfree(buf);
+	return status;
 }
 
 static void complete(const char *line, size_t cursor, readline_emit_t emit, void *ctx)

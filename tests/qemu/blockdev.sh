@@ -30,6 +30,11 @@ boot blockdev-nodev --timeout 60 --cmdline 'run="hexdump nosuchdisk"'
 expect_rc "blockdev/missing-device-fails" 1
 expect_out "blockdev/missing-device-said" '^hexdump: nosuchdisk: no such device'
 
+# An offset past the end is an error, not an empty dump (nullb0 is 1 GiB).
+boot blockdev-past-end --timeout 60 --cmdline 'run="hexdump nullb0 0x40000000 16"'
+expect_rc "blockdev/past-end-fails" 1
+expect_out "blockdev/past-end-said" '^hexdump: nullb0: offset 1073741824 is at or past the end$'
+
 # The sector pattern: written on the host by tools/lbapattern, checked by
 # the kernel's bench check workload (the same bytes as the Linux peer's).
 pat=$logdir/blockdev-pattern.img

@@ -102,7 +102,7 @@ printf '[inject-error]\nevent = "write_aio"\niotype = "write"\nerrno = "5"\nsect
 boot fs-extent-fail --machine q35 --timeout 60 --cmdline 'writable=all run="fill /sda/f 3000000 3"' \
 	-- -drive "if=none,id=bd0,file=blkdebug:$dir/fail.cfg:$dir/fail.img,format=raw,werror=report,rerror=report,cache=unsafe" \
 	-device ide-hd,drive=bd0,bus=ide.0
-expect_out "fs-extent/fail/reported" "^fill: I/O error"
+expect_out "fs-extent/fail/reported" "^fill: [^ ]+: I/O error"
 good=$((500 / 16 * 65536))	# the 64 KiB calls before the one holding block 500
 if e2fsck -fn "$dir/fail.img" >"$dir/fail.e2fsck" 2>&1; then ok "fs-extent/fail/e2fsck_clean"; else
 	notok "fs-extent/fail/e2fsck_clean" "$(tail -3 "$dir/fail.e2fsck" | tr '\n' ' ')"; fi

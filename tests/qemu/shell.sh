@@ -35,8 +35,9 @@ expect_rc "shell/long-input-poweroff" 0
 n=$(grep -cE '^typed1[0-9]{3}$' "$out")
 [ "$n" = 400 ] && ok "shell/long-input-whole" || notok "shell/long-input-whole" "$n of 400 lines ran (see $out)"
 
-# run= echoes its commands whole, however long (one kprintf holds 512 bytes).
-long=$(for i in $(seq 100 159); do printf 'echo w%s; ' "$i"; done)
+# run= echoes its commands whole, however long (one kprintf holds 512 bytes),
+# and runs them all: 2 KiB of commands, past a line buffer's 1 KiB.
+long=$(for i in $(seq 100 299); do printf 'echo w%s; ' "$i"; done)
 long="${long}echo last"
 boot shell-run-long --timeout 60 --cmdline "run=\"$long\""
 expect_rc "shell/run-long-rc" 0
