@@ -206,7 +206,8 @@ int ata_dev_revalidate(struct ata_dev *ad, struct ata_id *ai)
 		err = ata_dev_apply(ad, ai, &now);
 	if (err == -ENODEV)
 		pr_err("%s: another device answers after the reset: \"%s\" serial \"%s\","
-		       " %llu sectors of %u bytes, not \"%s\" serial \"%s\", %llu of %u: disk failed\n",
+		       " %llu sectors of %u bytes, not \"%s\" serial \"%s\", %llu of %u:"
+		       " disk failed\n",
 		       ad->ad_name, now.ai_model, now.ai_serial, (unsigned long long)now.ai_sectors,
 		       now.ai_logical_size, ai->ai_model, ai->ai_serial,
 		       (unsigned long long)ai->ai_sectors, ai->ai_logical_size);

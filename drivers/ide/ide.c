@@ -456,8 +456,9 @@ static u8 ide_select_status(struct ide_channel *ch, unsigned unit)
 }
 
 /*
- * The device was not ready for the held command: DRQ set, or BSY past
- * ch_poll_deadline.  Reset the channel and give the request back to the
+ * The device was not ready for the held command: BSY past
+ * ch_poll_deadline, or DRQ set (with BSY clear: while BSY is set the
+ * other Status bits mean nothing).  Reset the channel and give the request back to the
  * queue (it goes out again after revalidation), or fail it once it has
  * been through q_max_retries of these.  ch_lock held.
  */
@@ -466,12 +467,12 @@ static void ide_not_ready(struct ide_channel *ch, u8 st)
 	struct ide_drive *d = ch->ch_rq_drive;
 	struct request *rq = ch->ch_rq;
 
-	if (st & ATA_STATUS_DRQ)
+	if (st & ATA_STATUS_BSY)
+		pr_warn("%s: still busy %u ms before a command (status %#x):"
+			" resetting the channel\n", d->dr_name, IDE_READY_WAIT_MS, st);
+	else
 		pr_warn("%s: DRQ set before a command (status %#x): resetting the channel\n",
 			d->dr_name, st);
-	else
-		pr_warn("%s: still busy %u ms before a command (status %#x): resetting the channel\n",
-			d->dr_name, IDE_READY_WAIT_MS, st);
 	ide_begin_reset(ch);
 	if (++rq->rq_retries > rq->rq_q->q_max_retries) {
 		ide_complete(ch, -EIO);
@@ -486,8 +487,8 @@ static void ide_not_ready(struct ide_channel *ch, u8 st)
  * Issue the command held in IDE_CH_WAIT_READY if its device is ready
  * (BSY and DRQ clear); while it is busy, the poll timer calls again every
  * IDE_POLL_MS until ch_poll_deadline.  On a failure before the command
- * goes out the request ends, or is requeued behind a reset (ide_not_ready),
- * and the channel is left idle or resetting.  ch_lock held.
+ * goes out the request ends, or is requeued behind a reset
+ * (ide_not_ready), and the channel is left idle or resetting.  ch_lock held.
  */
 static void ide_issue(struct ide_channel *ch)
 {
@@ -498,12 +499,15 @@ static void ide_issue(struct ide_channel *ch)
 	u8 st;
 
 	st = ide_select_status(ch, d->dr_unit);
-	if ((st & ATA_STATUS_DRQ) || ((st & ATA_STATUS_BSY) && ktime_ms() >= ch->ch_poll_deadline)) {
-		ide_not_ready(ch, st);
+	if (st & ATA_STATUS_BSY) {
+		if (ktime_ms() < ch->ch_poll_deadline)
+			ide_poll_in(ch, IDE_POLL_MS);
+		else
+			ide_not_ready(ch, st);
 		return;
 	}
-	if (st & ATA_STATUS_BSY) {
-		ide_poll_in(ch, IDE_POLL_MS);
+	if (st & ATA_STATUS_DRQ) {
+		ide_not_ready(ch, st);
 		return;
 	}
 	state = ide_cmd_state(d, rq);
