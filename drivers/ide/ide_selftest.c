@@ -4,10 +4,10 @@
  * the driver has a command to issue.  The test makes it so behind the
  * driver's back: on the idle channel, its lock held, it issues a
  * one-sector WRITE SECTORS (PIO), with or without the sector's data.
- * With the data the drive stays BSY while it writes (tests/qemu/ide-busy.sh
- * throttles the disk's writes, so that takes tens of ms); without, it
- * sits with DRQ set.  Then a stamped write and its read-back go through
- * the block layer:
+ * With the data the drive stays BSY while it writes (a fifth of a
+ * second: tests/qemu/ide-busy.sh throttles the disk's writes); without,
+ * it sits with DRQ set.  Then a stamped write and its read-back go
+ * through the block layer:
  *
  *   ide/busy_before_command   they complete after the driver held the
  *                             write until BSY dropped (ch_busy), with no
@@ -84,7 +84,8 @@ static int ide_st_rw(struct block_device *bdev, u8 *buf, u64 lba, u32 n, bool wr
 			       (unsigned long long)lba, n, errstr(err));
 	for (i = 0; !write && i < n; i++)
 		if (!bench_check_sector(buf + i * SECTOR_SIZE, lba + i, IDE_ST_SEED))
-			return st_fail("sector %llu reads back wrong", (unsigned long long)(lba + i));
+			return st_fail("sector %llu reads back wrong",
+				       (unsigned long long)(lba + i));
 	return 0;
 }
 

@@ -22,6 +22,10 @@ expect_rc "ide/busy/verdict" 0
 expect_out "ide/busy/both-ran" '^selftest: 2 passed, 0 failed'
 expect_out "ide/busy/drq-resets" 'hda: DRQ set before a command \(status 0x58\): resetting the channel$'
 n=$(grep -c 'resetting the channel' "$out")
-if [ "$n" = 1 ]; then ok "ide/busy/no-reset-for-busy"; else notok "ide/busy/no-reset-for-busy" "$n channel resets, wanted only the DRQ one (see $out)"; fi
+if [ "$n" = 1 ]; then
+	ok "ide/busy/no-reset-for-busy"
+else
+	notok "ide/busy/no-reset-for-busy" "$n channel resets, wanted only the DRQ one (see $out)"
+fi
 lba_check "ide/busy/host-check" "$img/disk.raw" $seed 1000 13
 lba_check "ide/busy/drq-host-check" "$img/disk.raw" $seed 2001 8 --zero 2000:1

@@ -8,8 +8,9 @@
  * can be told to fail a sector, stay silent, lose an interrupt, never
  * leave BSY after a reset, fail DMA with interface CRC errors, keep a
  * PIO write waiting for DRQ, or keep a device busy for a while (a command
- * written to it then is lost, as on real drives and in QEMU).  SET FEATURES changes IDENTIFY as QEMU does
- * (word 88 for the mode, word 85 for the write cache).
+ * written to it then is lost, as on real drives and in QEMU).  SET
+ * FEATURES changes IDENTIFY as QEMU does (word 88 for the mode, word 85
+ * for the write cache).
  *
  * Interrupts are not delivered by the simulator itself: ide_sim_irq_pending()
  * says whether INTRQ is asserted and unmasked, and the test's idle hook
