@@ -456,23 +456,26 @@ static u8 ide_select_status(struct ide_channel *ch, unsigned unit)
 }
 
 /*
- * The device was not ready for the held command: BSY past
+ * A device was not ready for the held command: BSY past
  * ch_poll_deadline, or DRQ set (with BSY clear: while BSY is set the
- * other Status bits mean nothing).  Reset the channel and give the request back to the
- * queue (it goes out again after revalidation), or fail it once it has
- * been through q_max_retries of these.  ch_lock held.
+ * other Status bits mean nothing).  Say which device (the one selected:
+ * it may be the other one on the channel), reset the channel and give
+ * the request back to the queue (it goes out again after revalidation),
+ * or fail it once it has been through q_max_retries of these.  ch_lock
+ * held.
  */
 static void ide_not_ready(struct ide_channel *ch, u8 st)
 {
-	struct ide_drive *d = ch->ch_rq_drive;
+	const char *who = ch->ch_selected < IDE_UNITS ? ch->ch_drive[ch->ch_selected].dr_name
+						      : ch->ch_name;
 	struct request *rq = ch->ch_rq;
 
 	if (st & ATA_STATUS_BSY)
 		pr_warn("%s: still busy %u ms before a command (status %#x):"
-			" resetting the channel\n", d->dr_name, IDE_READY_WAIT_MS, st);
+			" resetting the channel\n", who, IDE_READY_WAIT_MS, st);
 	else
 		pr_warn("%s: DRQ set before a command (status %#x): resetting the channel\n",
-			d->dr_name, st);
+			who, st);
 	ide_begin_reset(ch);
 	if (++rq->rq_retries > rq->rq_q->q_max_retries) {
 		ide_complete(ch, -EIO);

@@ -660,25 +660,29 @@ static void test_busy_other_device(void)
 }
 
 /*
- * Busy for longer than IDE_READY_WAIT_MS: the channel is reset then, and
- * the request goes out again after revalidation.
+ * Busy for longer than IDE_READY_WAIT_MS: the channel is reset then,
+ * naming the busy device (here the master, selected last, while the
+ * request is the slave's), and the request goes out again after
+ * revalidation.
  */
 static void test_busy_too_long(void)
 {
 	u64 t0;
 	bool ok;
 
-	setup(true, 1);
-	blk_queue_rq_timeout(queue(0), 4 * IDE_READY_WAIT_MS);
-	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 90, 8, 0, 4, NULL), 0);
+	setup(true, 2);
+	blk_queue_rq_timeout(queue(1), 4 * IDE_READY_WAIT_MS);
+	CHECK_EQ(io(1, HOST_MEM_NORMAL, true, 90, 8, 0, 4, NULL), 0);
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 90, 8, 0, 0, NULL), 0);
 	sim.s_busy_until[0] = host_now_ns + 60 * NSEC_PER_SEC;
 	t0 = host_now_ns;
-	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 90, 8, 0, 4, &ok), 0);
+	CHECK_EQ(io(1, HOST_MEM_NORMAL, false, 90, 8, 0, 4, &ok), 0);
 	CHECK(ok);
 	CHECK_EQ(sim.s_resets, 1);
 	CHECK(host_now_ns - t0 >= (u64)IDE_READY_WAIT_MS * NSEC_PER_MSEC);
 	CHECK(host_now_ns - t0 < (u64)(IDE_READY_WAIT_MS + 100) * NSEC_PER_MSEC);
-	CHECK_EQ(ch->ch_drive[0].dr_timeouts, 0);
+	CHECK(strstr(host_printk_last, "hda: still busy 5000 ms before a command") != NULL);
+	CHECK_EQ(ch->ch_drive[1].dr_timeouts, 0);
 	CHECK_EQ(ch->ch_state, IDE_CH_IDLE);
 	teardown();
 }
