@@ -502,14 +502,11 @@ static void ide_issue(struct ide_channel *ch)
 	u8 st;
 
 	st = ide_select_status(ch, d->dr_unit);
-	if (st & ATA_STATUS_BSY) {
-		if (ktime_ms() < ch->ch_poll_deadline)
-			ide_poll_in(ch, IDE_POLL_MS);
-		else
-			ide_not_ready(ch, st);
+	if ((st & ATA_STATUS_BSY) && ktime_ms() < ch->ch_poll_deadline) {
+		ide_poll_in(ch, IDE_POLL_MS);
 		return;
 	}
-	if (st & ATA_STATUS_DRQ) {
+	if (st & (ATA_STATUS_BSY | ATA_STATUS_DRQ)) {
 		ide_not_ready(ch, st);
 		return;
 	}
