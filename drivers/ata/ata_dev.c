@@ -110,14 +110,14 @@ static int ata_dev_set_feature(struct ata_dev *ad, u8 subcmd, u8 count)
 
 /*
  * Tell the device its transfer mode and cache setting, then read back
- * what it says about itself into *ai (which must still be the same
- * device).  A mode the device refuses is reported and dropped (ad_xfer
- * -1: the driver falls back to PIO), unless ad_xfer_optional.  Returns 0,
- * -ENODEV for another device, or the error of a command that failed.
+ * what it says about itself into *now and, when it is still the device
+ * of *ai, into *ai too.  A mode the device refuses is reported and
+ * dropped (ad_xfer -1: the driver falls back to PIO), unless
+ * ad_xfer_optional.  Returns 0, -ENODEV for another device (*now says
+ * which), or the error of a command that failed.
  */
-static int ata_dev_apply(struct ata_dev *ad, struct ata_id *ai)
+static int ata_dev_apply(struct ata_dev *ad, struct ata_id *ai, struct ata_id *now)
 {
-	struct ata_id now;
 	char mode[16];
 	int err;
 
@@ -137,12 +137,12 @@ static int ata_dev_apply(struct ata_dev *ad, struct ata_id *ai)
 		if (err)
 			return err;
 	}
-	err = ata_dev_identify(ad, &now);
+	err = ata_dev_identify(ad, now);
 	if (err)
 		return err;
-	if (!ata_id_same_device(ai, &now))
+	if (!ata_id_same_device(ai, now))
 		return -ENODEV;
-	*ai = now;
+	*ai = *now;
 	return 0;
 }
 
@@ -160,17 +160,18 @@ static int ata_dev_apply(struct ata_dev *ad, struct ata_id *ai)
 int ata_dev_setup(struct ata_dev *ad, struct ata_id *ai)
 {
 	bool no_flush = ai->ai_wcache_on && !ai->ai_flush && !ai->ai_flush_ext;
+	struct ata_id now;
 	int err;
 
 	if (ai->ai_csum_bad)
 		pr_warn("%s: IDENTIFY data fails its checksum (word 255): used anyway\n",
 			ad->ad_name);
 	ad->ad_wcache_off = no_flush;
-	err = ata_dev_apply(ad, ai);
+	err = ata_dev_apply(ad, ai, &now);
 	if (err && no_flush && err != -ETIMEDOUT && err != -ENODEV) {
 		/* 82h refused: keep the cache, flush it with FLUSH CACHE. */
 		ad->ad_wcache_off = false;
-		err = ata_dev_apply(ad, ai);
+		err = ata_dev_apply(ad, ai, &now);
 	}
 	if (err)
 		return err;
@@ -188,8 +189,10 @@ int ata_dev_setup(struct ata_dev *ad, struct ata_id *ai)
  * @ad: as ata_dev_setup left it; @ai: the disk's IDENTIFY, updated
  *
  * Returns 0; -ENODEV when another device (or a different capacity)
- * answers, reported here: the caller must fail the disk and not write to
- * it; or the error of a command that failed (the caller's to report).
+ * answers, to the first IDENTIFY or to the one after the settings,
+ * reported here with what answered and what was expected: the caller
+ * must fail the disk and not write to it; or the error of a command that
+ * failed (the caller's to report).
  */
 int ata_dev_revalidate(struct ata_dev *ad, struct ata_id *ai)
 {
@@ -200,10 +203,13 @@ int ata_dev_revalidate(struct ata_dev *ad, struct ata_id *ai)
 	if (!err && !ata_id_same_device(ai, &now))
 		err = -ENODEV;
 	if (!err)
-		err = ata_dev_apply(ad, ai);
+		err = ata_dev_apply(ad, ai, &now);
 	if (err == -ENODEV)
-		pr_err("%s: another device answers after the reset (\"%s\", serial \"%s\","
-		       " %llu sectors): disk failed\n", ad->ad_name, now.ai_model,
-		       now.ai_serial, (unsigned long long)now.ai_sectors);
+		pr_err("%s: another device answers after the reset: \"%s\" serial \"%s\","
+		       " %llu sectors of %u bytes, not \"%s\" serial \"%s\", %llu of %u:"
+		       " disk failed\n",
+		       ad->ad_name, now.ai_model, now.ai_serial, (unsigned long long)now.ai_sectors,
+		       now.ai_logical_size, ai->ai_model, ai->ai_serial,
+		       (unsigned long long)ai->ai_sectors, ai->ai_logical_size);
 	return err;
 }

@@ -18,12 +18,21 @@
  * READ/WRITE SECTORS (EXT), one interrupt per sector, copied through a
  * sector buffer and kmap_atomic(), so highmem needs no bounce.
  *
+ * A command goes out only to a ready device: BSY and DRQ clear.  A drive
+ * may stay busy for seconds after a flush or on its own housekeeping, so
+ * a busy one is waited for, by timer, up to IDE_READY_WAIT_MS; DRQ set
+ * before a command (a device that wants data nobody will send) is a
+ * protocol error.  Both, and a wait that runs out, reset the channel.
+ *
  * A device error fails the request with -EIO, naming the sector from the
- * taskfile (with PIO, the sectors moved before it still succeed).  A timeout soft-resets the channel (a timer polls BSY: no
- * spinning with interrupts off) and the block layer retries a bounded
+ * taskfile (with PIO, the sectors moved before it still succeed).  A
+ * timeout soft-resets the channel and the block layer retries a bounded
  * number of times, then fails with -EIO.  A channel that stays BSY dies.
  * After a reset the disks are revalidated before any request goes out
  * (ide_eh.c); a disk that turns out to be another fails its requests.
+ * Every wait for the device (ready, first DRQ, end of reset) is polled
+ * by one timer, ch_poll_timer: interrupts are never off for more than
+ * IDE_SPIN_US.
  */
 #include "drivers/ata/atareg.h"
 #include "drivers/ide/idevar.h"
@@ -38,7 +47,7 @@
 
 #define IDE_SPIN_US		20	/* the longest busy-wait with interrupts off, us */
 #define IDE_DRQ_WAIT_MS		1000	/* PIO write: DRQ for the first block, ms */
-#define IDE_DRQ_POLL_MS		1	/* ... polled by timer this often, ms */
+#define IDE_POLL_MS		1	/* a busy device and the first DRQ polled this often, ms */
 #define IDE_RESET_POLL_MS	10	/* BSY poll period after SRST, ms */
 #define IDE_ICRC_RETRIES	2	/* interface CRC errors retried this often */
 #define IDE_ICRC_SPEED_DOWN	3	/* ... and after this many on a drive, a slower mode */
@@ -52,6 +61,7 @@
 
 const char *const ide_ch_state_names[IDE_CH_NR] = {
 	[IDE_CH_IDLE] = "idle",
+	[IDE_CH_WAIT_READY] = "wait-ready",
 	[IDE_CH_DMA] = "dma",
 	[IDE_CH_PIO_IN] = "pio-in",
 	[IDE_CH_PIO_OUT] = "pio-out",
@@ -109,6 +119,12 @@ static u8 ide_spin_not_busy(struct ide_channel *ch)
 			return st;
 		udelay(1);
 	}
+}
+
+/* Have ide_poll_timer_fn look at the channel again in ms milliseconds. */
+static void ide_poll_in(struct ide_channel *ch, u32 ms)
+{
+	mod_timer(&ch->ch_poll_timer, get_jiffies_64() + msecs_to_jiffies(ms) + 1);
 }
 
 /* Clear the bus-master Interrupt and Error bits (write 1 to clear). */
@@ -342,8 +358,8 @@ static void ide_pio_write_block(struct ide_channel *ch)
 /*
  * PIO write: the first block goes without an interrupt (ATA8-APT, PIO
  * data-out): the device raises DRQ when it is ready for it.  Poll a few
- * microseconds here (ide_spin_not_busy); if it is still busy, ch_drq_timer
- * polls again every IDE_DRQ_POLL_MS until ch_drq_deadline, so that
+ * microseconds here (ide_spin_not_busy); if it is still busy, the poll
+ * timer looks again every IDE_POLL_MS until ch_poll_deadline, so that
  * interrupts are never off for long (a disk spinning up takes seconds).
  * ch_lock held.
  */
@@ -352,11 +368,10 @@ static void ide_pio_out_first(struct ide_channel *ch)
 	u8 st = ide_spin_not_busy(ch);
 
 	if (st & ATA_STATUS_BSY) {
-		if (ktime_ms() >= ch->ch_drq_deadline)
+		if (ktime_ms() >= ch->ch_poll_deadline)
 			ide_fail_reset(ch, st, "never asked for data");
 		else
-			mod_timer(&ch->ch_drq_timer,
-				  get_jiffies_64() + msecs_to_jiffies(IDE_DRQ_POLL_MS) + 1);
+			ide_poll_in(ch, IDE_POLL_MS);
 		return;
 	}
 	if ((st & (ATA_STATUS_ERR | ATA_STATUS_DF)) || !(st & ATA_STATUS_DRQ)) {
@@ -366,41 +381,29 @@ static void ide_pio_out_first(struct ide_channel *ch)
 	ide_pio_write_block(ch);
 }
 
-/**
- * ide_drq_timer_fn - poll a PIO write that waits for its first DRQ.
- * Timer context.  Nothing to do if that command is over (failed, timed
- * out, or its first block went already).
- */
-void ide_drq_timer_fn(struct timer_list *t)
-{
-	struct ide_channel *ch = container_of(t, struct ide_channel, ch_drq_timer);
-	unsigned long flags;
-
-	spin_lock_irqsave(&ch->ch_lock, flags);
-	if (ch->ch_state == IDE_CH_PIO_OUT && ch->ch_pio_left == blk_rq_bytes(ch->ch_rq))
-		ide_pio_out_first(ch);
-	spin_unlock_irqrestore(&ch->ch_lock, flags);
-}
-
-/* Build the command for rq into ch_tf; returns the state it runs in, or -errno. */
+/* Build the command for rq into ch_tf.  0 or -errno. */
 static int ide_build_cmd(struct ide_channel *ch, struct ide_drive *d, struct request *rq)
 {
 	u32 per = d->dr_lbs >> SECTOR_SHIFT;
 	unsigned flags = 0;
-	int err;
 
 	if (blk_rq_is_flush(rq)) {
 		ata_flush(&ch->ch_tf, &d->dr_id);
-		return IDE_CH_NODATA;
+		return 0;
 	}
 	if (rq_is_write(rq))
 		flags |= ATA_RW_WRITE;
 	if (d->dr_dma)
 		flags |= ATA_RW_DMA;
-	err = ata_rw(&ch->ch_tf, &d->dr_id, blk_rq_pos(rq) / per, blk_rq_bytes(rq) / d->dr_lbs,
-		     flags, 0);
-	if (err)
-		return err;
+	return ata_rw(&ch->ch_tf, &d->dr_id, blk_rq_pos(rq) / per, blk_rq_bytes(rq) / d->dr_lbs,
+		      flags, 0);
+}
+
+/* The state the channel is in while rq's command runs. */
+static enum ide_ch_state ide_cmd_state(const struct ide_drive *d, struct request *rq)
+{
+	if (blk_rq_is_flush(rq))
+		return IDE_CH_NODATA;
 	if (d->dr_dma)
 		return IDE_CH_DMA;
 	return rq_is_write(rq) ? IDE_CH_PIO_OUT : IDE_CH_PIO_IN;
@@ -434,39 +437,80 @@ static int ide_dma_setup(struct ide_channel *ch, struct request *rq)
 }
 
 /*
- * Start rq on the idle channel.  On a failure before the command is
- * issued the request ends (or, for a device stuck busy, is requeued
- * behind a reset) and the channel is left idle or resetting.  ch_lock held.
+ * Status for a command to unit, after the device selection protocol
+ * (ATA8-APT): Device is written only while the device selected so far
+ * has BSY and DRQ clear; a busy one's Status is returned instead.  Then
+ * unit's Status, polled for at most IDE_SPIN_US.  ch_lock held.
  */
-static void ide_start(struct ide_channel *ch, struct ide_drive *d, struct request *rq)
+static u8 ide_select_status(struct ide_channel *ch, unsigned unit)
 {
-	int state, st, err;
+	u8 st;
 
-	ch->ch_rq = rq;
-	ch->ch_rq_drive = d;
-	ch->ch_next_unit = (u8)(d->dr_unit ^ 1);
-	state = ide_build_cmd(ch, d, rq);
-	if (state < 0) {
-		pr_err("%s: cannot build a command for sector %llu+%u: %s\n", d->dr_name,
-		       (unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq), errstr(state));
+	if (ch->ch_selected != unit) {
+		st = ide_altstatus(ch);
+		if (st & (ATA_STATUS_BSY | ATA_STATUS_DRQ))
+			return st;
+		ide_select(ch, unit);
+	}
+	return ide_spin_not_busy(ch);
+}
+
+/*
+ * A device was not ready for the held command: BSY past
+ * ch_poll_deadline, or DRQ set (with BSY clear: while BSY is set the
+ * other Status bits mean nothing).  Say which device (the one selected:
+ * it may be the other one on the channel), reset the channel and give
+ * the request back to the queue (it goes out again after revalidation),
+ * or fail it once it has been through q_max_retries of these.  ch_lock
+ * held.
+ */
+static void ide_not_ready(struct ide_channel *ch, u8 st)
+{
+	const char *who = ch->ch_selected < IDE_UNITS ? ch->ch_drive[ch->ch_selected].dr_name
+						      : ch->ch_name;
+	struct request *rq = ch->ch_rq;
+
+	if (st & ATA_STATUS_BSY)
+		pr_warn("%s: still busy %u ms before a command (status %#x):"
+			" resetting the channel\n", who, IDE_READY_WAIT_MS, st);
+	else
+		pr_warn("%s: DRQ set before a command (status %#x): resetting the channel\n",
+			who, st);
+	ide_begin_reset(ch);
+	if (++rq->rq_retries > rq->rq_q->q_max_retries) {
 		ide_complete(ch, -EIO);
 		return;
 	}
-	ide_select(ch, d->dr_unit);
-	st = ide_spin_not_busy(ch);		/* idle devices are not busy: no long wait */
-	if (st & (ATA_STATUS_BSY | ATA_STATUS_DRQ)) {
-		pr_warn("%s: busy before a command (status %#x): resetting the channel\n",
-			d->dr_name, st);
-		ide_begin_reset(ch);
-		if (++rq->rq_retries > rq->rq_q->q_max_retries) {
-			ide_complete(ch, -EIO);
-			return;
-		}
-		ch->ch_rq = NULL;
-		ch->ch_rq_drive = NULL;
-		blk_requeue_request(rq->rq_q, rq);
+	ch->ch_rq = NULL;
+	ch->ch_rq_drive = NULL;
+	blk_requeue_request(rq->rq_q, rq);
+}
+
+/*
+ * Issue the command held in IDE_CH_WAIT_READY if its device is ready
+ * (BSY and DRQ clear); while it is busy, the poll timer calls again every
+ * IDE_POLL_MS until ch_poll_deadline.  On a failure before the command
+ * goes out the request ends, or is requeued behind a reset
+ * (ide_not_ready), and the channel is left idle or resetting.  ch_lock held.
+ */
+static void ide_issue(struct ide_channel *ch)
+{
+	struct ide_drive *d = ch->ch_rq_drive;
+	struct request *rq = ch->ch_rq;
+	enum ide_ch_state state;
+	int err;
+	u8 st;
+
+	st = ide_select_status(ch, d->dr_unit);
+	if ((st & ATA_STATUS_BSY) && ktime_ms() < ch->ch_poll_deadline) {
+		ide_poll_in(ch, IDE_POLL_MS);
 		return;
 	}
+	if (st & (ATA_STATUS_BSY | ATA_STATUS_DRQ)) {
+		ide_not_ready(ch, st);
+		return;
+	}
+	state = ide_cmd_state(d, rq);
 	if (state == IDE_CH_DMA) {
 		err = ide_dma_setup(ch, rq);
 		if (err) {
@@ -488,8 +532,35 @@ static void ide_start(struct ide_channel *ch, struct ide_drive *d, struct reques
 		ide_bm_cmd(ch, ch->ch_bm_cmd | IDE_BM_CMD_START);
 	} else if (state == IDE_CH_PIO_OUT) {
 		ide_delay400(ch);
-		ch->ch_drq_deadline = ktime_ms() + IDE_DRQ_WAIT_MS;
+		ch->ch_poll_deadline = ktime_ms() + IDE_DRQ_WAIT_MS;
 		ide_pio_out_first(ch);
+	}
+}
+
+/*
+ * Start rq on the idle channel: build its command and issue it, now or
+ * when the device is ready (ide_issue).  ch_lock held.
+ */
+static void ide_start(struct ide_channel *ch, struct ide_drive *d, struct request *rq)
+{
+	int err;
+
+	ch->ch_rq = rq;
+	ch->ch_rq_drive = d;
+	ch->ch_next_unit = (u8)(d->dr_unit ^ 1);
+	err = ide_build_cmd(ch, d, rq);
+	if (err) {
+		pr_err("%s: cannot build a command for sector %llu+%u: %s\n", d->dr_name,
+		       (unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq), errstr(err));
+		ide_complete(ch, -EIO);
+		return;
+	}
+	ch->ch_state = IDE_CH_WAIT_READY;
+	ch->ch_poll_deadline = ktime_ms() + IDE_READY_WAIT_MS;
+	ide_issue(ch);
+	if (ch->ch_state == IDE_CH_WAIT_READY) {
+		ch->ch_busy++;
+		DPRINTF(IDE_D_IO, "%s: busy before a command: waiting\n", d->dr_name);
 	}
 }
 
@@ -680,9 +751,8 @@ void ide_begin_reset(struct ide_channel *ch)
 	ide_devctl(ch, ATA_CTL_SRST | ATA_CTL_NIEN);
 	udelay(IDE_SRST_HOLD_US);
 	ide_devctl(ch, ATA_CTL_NIEN);
-	ch->ch_reset_deadline = ktime_ms() + IDE_BSY_TIMEOUT_MS;
-	mod_timer(&ch->ch_reset_timer,
-		  get_jiffies_64() + msecs_to_jiffies(IDE_SRST_SETTLE_MS) + 1);
+	ch->ch_poll_deadline = ktime_ms() + IDE_BSY_TIMEOUT_MS;
+	ide_poll_in(ch, IDE_SRST_SETTLE_MS);
 }
 
 /* Every ATA drive of the channel has dropped BSY? */
@@ -704,32 +774,51 @@ static bool ide_reset_done(struct ide_channel *ch)
 	return true;
 }
 
-/**
- * ide_reset_timer_fn - poll a resetting channel: when BSY drops, hand it
- * to the revalidation work (which brings it back to idle); dead after the
- * spec's 31 s.  Timer context.
+/*
+ * A resetting channel: when BSY drops, hand it to the revalidation work
+ * (which brings it back to idle); dead after the spec's 31 s.  ch_lock held.
  */
-void ide_reset_timer_fn(struct timer_list *t)
+static void ide_reset_poll(struct ide_channel *ch)
 {
-	struct ide_channel *ch = container_of(t, struct ide_channel, ch_reset_timer);
-	unsigned long flags;
-
-	spin_lock_irqsave(&ch->ch_lock, flags);
-	if (ch->ch_state != IDE_CH_RESET)
-		goto unlock;
 	if (ide_reset_done(ch)) {
 		ch->ch_state = IDE_CH_REVALIDATE;
 		schedule_work(&ch->ch_eh_work);
-	} else if (ktime_ms() >= ch->ch_reset_deadline) {
+	} else if (ktime_ms() >= ch->ch_poll_deadline) {
 		pr_err("%s: still busy %u ms after a reset: channel dead, its I/O fails\n",
 		       ch->ch_name, IDE_BSY_TIMEOUT_MS);
 		ch->ch_state = IDE_CH_DEAD;
 		ide_kick(ch);
 	} else {
-		mod_timer(&ch->ch_reset_timer,
-			  get_jiffies_64() + msecs_to_jiffies(IDE_RESET_POLL_MS) + 1);
+		ide_poll_in(ch, IDE_RESET_POLL_MS);
 	}
-unlock:
+}
+
+/**
+ * ide_poll_timer_fn - look again at what the channel waits for: a device
+ * busy before its command, a PIO write's first DRQ, the end of a reset.
+ * Timer context.  Nothing to do when that wait is over already (the
+ * command went out or failed, the first block went, a timeout took over).
+ */
+void ide_poll_timer_fn(struct timer_list *t)
+{
+	struct ide_channel *ch = container_of(t, struct ide_channel, ch_poll_timer);
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->ch_lock, flags);
+	switch (ch->ch_state) {
+	case IDE_CH_WAIT_READY:
+		ide_issue(ch);
+		break;
+	case IDE_CH_PIO_OUT:
+		if (ch->ch_pio_left == blk_rq_bytes(ch->ch_rq))
+			ide_pio_out_first(ch);
+		break;
+	case IDE_CH_RESET:
+		ide_reset_poll(ch);
+		break;
+	default:
+		break;
+	}
 	spin_unlock_irqrestore(&ch->ch_lock, flags);
 }
 
@@ -737,8 +826,9 @@ unlock:
  * ide_timed_out - the block layer's hook for a request past its deadline
  * Called with the queue lock (ch_lock) held.  If the command did finish
  * and only its interrupt was lost, the request completes normally;
- * otherwise the engine stops, the channel resets, and the block layer
- * requeues the request (q_max_retries times, then -EIO).
+ * otherwise (or if the command is still held for a busy device) the
+ * engine stops, the channel resets, and the block layer requeues the
+ * request (q_max_retries times, then -EIO).
  */
 enum blk_eh_timer_return ide_timed_out(struct request *rq)
 {
@@ -754,7 +844,8 @@ enum blk_eh_timer_return ide_timed_out(struct request *rq)
 	}
 	st = ide_altstatus(ch);
 	bmst = ch->ch_bm ? ide_bm_read(ch, IDE_BM_STATUS) : 0;
-	if (ch->ch_bm && (bmst & IDE_BM_STATUS_IRQ) && !(st & ATA_STATUS_BSY)) {
+	if (ch->ch_state != IDE_CH_WAIT_READY && ch->ch_bm && (bmst & IDE_BM_STATUS_IRQ) &&
+	    !(st & ATA_STATUS_BSY)) {
 		pr_warn("%s: lost interrupt (status 0x%02x bm 0x%02x): completing\n",
 			d->dr_name, st, bmst);
 		if (ch->ch_state == IDE_CH_DMA)

@@ -2,10 +2,11 @@
  * The ide shell command: every attached IDE controller, its channels
  * (ports, IRQ, state and counters) and what sits at each drive position.
  * Layer: a shell command over the driver's softc (idevar.h); counters are
- * read under the channel lock.  Output, stable for tests and people:
+ * read under the channel lock.  Output, stable for tests and people (busy:
+ * commands held back until their device dropped BSY):
  *
  *	pciide0: 8086:7010 bus master on
- *	  ide0: legacy cmd 0x1f0 ctl 0x3f4 bm 0xc040 irq 14 state idle irqs 812 resets 0
+ *	  ide0: legacy cmd 0x1f0 ctl 0x3f4 bm 0xc040 irq 14 state idle irqs 812 busy 0 resets 0
  *	    hda: ATA "QEMU HARDDISK" 131072 sectors UDMA/5 errors 0 timeouts 0
  *	    hdb: none
  */
@@ -31,7 +32,7 @@ static void ide_show_drive(struct ide_drive *d, u64 errors, u64 timeouts, int xf
 
 static void ide_show_channel(struct ide_channel *ch)
 {
-	u64 irqs, resets, errors[IDE_UNITS], timeouts[IDE_UNITS];
+	u64 irqs, busy, resets, errors[IDE_UNITS], timeouts[IDE_UNITS];
 	int xfer[IDE_UNITS];
 	unsigned long flags;
 	unsigned u;
@@ -44,6 +45,7 @@ static void ide_show_channel(struct ide_channel *ch)
 	spin_lock_irqsave(&ch->ch_lock, flags);
 	state = ch->ch_state;
 	irqs = ch->ch_irqs;
+	busy = ch->ch_busy;
 	resets = ch->ch_resets;
 	for (u = 0; u < IDE_UNITS; u++) {
 		errors[u] = ch->ch_drive[u].dr_errors;
@@ -51,10 +53,10 @@ static void ide_show_channel(struct ide_channel *ch)
 		xfer[u] = ch->ch_drive[u].dr_dma ? ch->ch_drive[u].dr_ad.ad_xfer : -1;
 	}
 	spin_unlock_irqrestore(&ch->ch_lock, flags);
-	kprintf("  %s: %s cmd %#x ctl %#x bm %#x irq %d state %s irqs %llu resets %llu\n",
+	kprintf("  %s: %s cmd %#x ctl %#x bm %#x irq %d state %s irqs %llu busy %llu resets %llu\n",
 		ch->ch_name, ch->ch_native ? "native" : "legacy", ch->ch_cmd, ch->ch_ctl, ch->ch_bm,
 		ch->ch_irq, ide_ch_state_names[state], (unsigned long long)irqs,
-		(unsigned long long)resets);
+		(unsigned long long)busy, (unsigned long long)resets);
 	for (u = 0; u < IDE_UNITS; u++)
 		ide_show_drive(&ch->ch_drive[u], errors[u], timeouts[u], xfer[u]);
 }

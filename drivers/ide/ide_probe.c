@@ -361,8 +361,7 @@ static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
 
 	snprintf(ch->ch_name, sizeof(ch->ch_name), "ide%u", chan_no);
 	spin_lock_init(&ch->ch_lock, "ide_channel");
-	timer_setup(&ch->ch_reset_timer, ide_reset_timer_fn);
-	timer_setup(&ch->ch_drq_timer, ide_drq_timer_fn);
+	timer_setup(&ch->ch_poll_timer, ide_poll_timer_fn);
 	work_init(&ch->ch_eh_work, ide_eh_work);
 	ch->ch_state = IDE_CH_IDLE;
 	ch->ch_selected = 0xff;
@@ -483,8 +482,7 @@ void ide_detach(struct ide_softc *sc)
 			d->dr_disk = NULL;
 			d->dr_queue = NULL;
 		}
-		del_timer(&ch->ch_reset_timer);
-		del_timer(&ch->ch_drq_timer);
+		del_timer(&ch->ch_poll_timer);
 		ide_devctl(ch, ATA_CTL_NIEN);
 		free_irq((unsigned)ch->ch_irq, ch);
 		unregister_blkdev((unsigned)ch->ch_major, ch->ch_name);

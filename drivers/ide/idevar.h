@@ -41,10 +41,18 @@ struct request_queue;
 #define IDE_MAX_SG		256	/* s/g entries per request (queue limit) */
 #define IDE_PRDT_ENTRIES	(2 * IDE_MAX_SG)	/* a 64 KiB entry becomes two */
 #define IDE_PIO_BUF_SIZE	4096	/* one logical sector, at most a page */
+/*
+ * How long a command waits for its device to drop BSY before the channel
+ * is reset instead, ms: Linux 2.6's WAIT_READY ("some laptops are very
+ * slow"); drives stay busy that long after a flush, a power-mode change
+ * or their own housekeeping.
+ */
+#define IDE_READY_WAIT_MS	5000
 
 /* What the channel is doing; the interrupt handler acts on it. */
 enum ide_ch_state {
 	IDE_CH_IDLE,		/* no command: the next request may start */
+	IDE_CH_WAIT_READY,	/* a request taken, its command held until BSY drops */
 	IDE_CH_DMA,		/* bus-master transfer in flight */
 	IDE_CH_PIO_IN,		/* PIO read: an interrupt per DRQ block */
 	IDE_CH_PIO_OUT,		/* PIO write: an interrupt per block written */
@@ -108,13 +116,17 @@ struct ide_channel {
 	struct scatterlist	*ch_sg;		/* [c] IDE_MAX_SG scratch entries */
 	u8			*ch_pio_buf;	/* [c] IDE_PIO_BUF_SIZE bytes */
 
-	struct timer_list	ch_reset_timer;	/* [c] polls BSY after SRST */
-	u64			ch_reset_deadline; /* [c] ktime_ms() to give up */
+	/*
+	 * Polls Status for what ch_state waits on: BSY to drop before a
+	 * command (WAIT_READY), a PIO write's first DRQ (PIO_OUT), the end
+	 * of a soft reset (RESET).
+	 */
+	struct timer_list	ch_poll_timer;	/* [c] */
+	u64			ch_poll_deadline; /* [c] ktime_ms() to give up */
 	struct work		ch_eh_work;	/* [c] revalidation after a reset */
 	u32			ch_eh_tries;	/* [c] resets in a row that did not revalidate */
-	struct timer_list	ch_drq_timer;	/* [c] polls for a PIO write's first DRQ */
-	u64			ch_drq_deadline; /* [c] ktime_ms() to give up */
 	u64			ch_irqs;	/* [c] interrupts that were ours */
+	u64			ch_busy;	/* [c] commands held back: device busy */
 	u64			ch_resets;	/* [c] */
 };
 
@@ -230,8 +242,7 @@ void ide_request_fn(struct request_queue *q);
 int ide_prep_rq(struct request_queue *q, struct request *rq);
 enum blk_eh_timer_return ide_timed_out(struct request *rq);
 irqreturn_t ide_intr(unsigned irq, void *data);
-void ide_reset_timer_fn(struct timer_list *t);
-void ide_drq_timer_fn(struct timer_list *t);
+void ide_poll_timer_fn(struct timer_list *t);
 /* Soft-reset the channel; revalidation follows.  ch_lock held. */
 void ide_begin_reset(struct ide_channel *ch);
 /* Run both queues of the channel, the one whose turn it is first.  ch_lock held. */

@@ -171,6 +171,12 @@ static void sim_pio_next_in(struct ide_sim *s)
 	sim_raise(s);
 }
 
+/* The selected device is busy with something of its own (s_busy_until)? */
+static bool sim_busy_inside(const struct ide_sim *s)
+{
+	return host_now_ns < s->s_busy_until[s->s_unit];
+}
+
 static void sim_command(struct ide_sim *s, u8 cmd)
 {
 	bool ext = cmd == ATA_CMD_READ_DMA_EXT || cmd == ATA_CMD_WRITE_DMA_EXT ||
@@ -180,6 +186,10 @@ static void sim_command(struct ide_sim *s, u8 cmd)
 	if (!s->s_present[u]) {
 		s->s_absent_cmds++;
 		return;
+	}
+	if (sim_busy_inside(s)) {
+		s->s_busy_writes++;
+		return;			/* lost */
 	}
 	if (ext) {
 		s->s_lba = (u64)s->s_lbal[0] | (u64)s->s_lbam[0] << 8 | (u64)s->s_lbah[0] << 16 |
@@ -273,7 +283,7 @@ static u8 sim_status(struct ide_sim *s)
 			s->s_srst_polls--;
 		return ATA_STATUS_BSY;
 	}
-	if (host_now_ns < s->s_busy_until)
+	if (sim_busy_inside(s))
 		return ST_READY | ATA_STATUS_BSY;
 	if ((s->s_cmd == ATA_CMD_WRITE_SECTORS || s->s_cmd == ATA_CMD_WRITE_SECTORS_EXT) &&
 	    !s->s_done && host_now_ns < s->s_drq_at)
@@ -371,6 +381,8 @@ static void sim_out8(struct ide_channel *ch, u16 port, u8 v)
 	case IDE_SIM_CMD + IDE_REG_LBA_MID: reg = s->s_lbam; break;
 	case IDE_SIM_CMD + IDE_REG_LBA_HIGH: reg = s->s_lbah; break;
 	case IDE_SIM_CMD + IDE_REG_DEVICE:
+		if (s->s_present[s->s_unit] && sim_busy_inside(s))
+			s->s_busy_writes++;
 		s->s_device = v;
 		s->s_unit = (v & ATA_DEVICE_DEV) ? 1 : 0;
 		break;
@@ -390,6 +402,7 @@ static void sim_out8(struct ide_channel *ch, u16 port, u8 v)
 			s->s_intrq = false;
 			s->s_status = ST_READY;
 			s->s_error = 1;
+			s->s_busy_until[0] = s->s_busy_until[1] = 0;
 		}
 		if (!(v & ATA_CTL_SRST) && (s->s_devctl & ATA_CTL_SRST)) {
 			s->s_srst_polls = 3;

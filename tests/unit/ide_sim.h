@@ -6,9 +6,11 @@
  * fake physical memory of page_fake.c.  It implements struct ide_io_ops,
  * logs every register access, checks every PRD table it is given, and
  * can be told to fail a sector, stay silent, lose an interrupt, never
- * leave BSY after a reset, fail DMA with interface CRC errors, or keep a
- * PIO write waiting for DRQ.  SET FEATURES changes IDENTIFY as QEMU does
- * (word 88 for the mode, word 85 for the write cache).
+ * leave BSY after a reset, fail DMA with interface CRC errors, keep a
+ * PIO write waiting for DRQ, or keep a device busy for a while (a command
+ * written to it then is lost, as on real drives and in QEMU).  SET
+ * FEATURES changes IDENTIFY as QEMU does (word 88 for the mode, word 85
+ * for the write cache).
  *
  * Interrupts are not delivered by the simulator itself: ide_sim_irq_pending()
  * says whether INTRQ is asserted and unmasked, and the test's idle hook
@@ -86,7 +88,8 @@ struct ide_sim {
 	bool			s_reset_defaults; /* SRST puts word 88 back to UDMA/5 */
 	u64			s_drq_delay_ns;	/* PIO write: BSY this long before DRQ */
 	u64			s_drq_at;	/* ... until host_now_ns reaches this */
-	u64			s_busy_until;	/* BSY (busy inside) until host_now_ns is this */
+	u64			s_busy_until[2]; /* BSY (busy inside) until host_now_ns is this;
+						  * a reset ends it */
 
 	/* what happened */
 	struct ide_sim_access	s_log[IDE_SIM_LOG];
@@ -94,6 +97,8 @@ struct ide_sim {
 	struct ide_sim_cmd	s_cmds[IDE_SIM_CMDLOG];
 	u32			s_ncmds;
 	u32			s_absent_cmds;	/* commands written to an absent device */
+	u32			s_busy_writes;	/* Device or Command written while the selected
+						 * device was BSY (ATA8-APT forbids it) */
 	u32			s_resets;
 	u32			s_flushes;
 	int			s_xfer[2];	/* last SET TRANSFER MODE Count, -1 none */

@@ -8,6 +8,7 @@
  * error log, and status/error decoding.
  */
 #include "tests/unit/unit.h"
+#include "tests/unit/host/shim.h"
 #include "drivers/ata/ata.h"
 #include "drivers/ata/atareg.h"
 #include "drivers/ata/satafis.h"
@@ -676,6 +677,8 @@ struct fake_dev {
 	u8		fd_cmds[16][2];		/* command, feature */
 	unsigned	fd_ncmds;
 	bool		fd_refuse_xfer, fd_refuse_wc_off;
+	unsigned	fd_identifies;		/* IDENTIFYs answered */
+	unsigned	fd_swap_at;		/* from this IDENTIFY on, another serial */
 };
 
 static int fake_exec(struct ata_dev *ad, const struct ata_taskfile *tf, u16 *buf)
@@ -687,6 +690,8 @@ static int fake_exec(struct ata_dev *ad, const struct ata_taskfile *tf, u16 *buf
 		f->fd_cmds[f->fd_ncmds++][1] = (u8)tf->tf_feature;
 	}
 	if (tf->tf_command == ATA_CMD_IDENTIFY_DEVICE) {
+		if (++f->fd_identifies == f->fd_swap_at)
+			f->fd_id[ATA_ID_SERIAL] ^= 0x0100;	/* "QM00001" -> "PM00001" */
 		memcpy(buf, f->fd_id, sizeof(f->fd_id));
 		return 0;
 	}
@@ -804,11 +809,28 @@ static void test_dev_revalidate(void)
 	CHECK(!ai.ai_wcache_on);
 
 	/* Another serial number: nothing is sent to it but IDENTIFY. */
-	f.fd_id[ATA_ID_SERIAL] ^= 0x0100;
 	f.fd_ncmds = 0;
+	f.fd_swap_at = f.fd_identifies + 1;
 	CHECK_EQ(ata_dev_revalidate(&f.fd_ad, &ai), -ENODEV);
 	CHECK_EQ(f.fd_ncmds, 1);
 	CHECK_STR(ai.ai_serial, "QM00001");	/* the old identity is kept */
+	/* The message names what answered, then what was expected. */
+	CHECK(strstr(host_printk_last, "hdz: another device answers after the reset: "
+		     "\"QEMU HARDDISK\" serial \"PM00001\", 2048 sectors of 512 bytes, "
+		     "not \"QEMU HARDDISK\" serial \"QM00001\", 2048 of 512: disk failed") != NULL);
+	/*
+	 * The same device at first, another one in the IDENTIFY after the
+	 * settings: that one is named.
+	 */
+	fake_dev_init(&f, true);
+	CHECK_EQ(ata_dev_identify(&f.fd_ad, &ai), 0);
+	f.fd_swap_at = f.fd_identifies + 2;
+	host_printk_last[0] = '\0';
+	CHECK_EQ(ata_dev_revalidate(&f.fd_ad, &ai), -ENODEV);
+	CHECK_EQ(f.fd_identifies, f.fd_swap_at);
+	CHECK_STR(ai.ai_serial, "QM00001");
+	CHECK(strstr(host_printk_last, "serial \"PM00001\", 2048 sectors of 512 bytes, "
+		     "not \"QEMU HARDDISK\" serial \"QM00001\"") != NULL);
 	/* The same for another capacity. */
 	fake_dev_init(&f, true);
 	CHECK_EQ(ata_dev_identify(&f.fd_ad, &ai), 0);

@@ -9,7 +9,8 @@
  * reset, revalidation (the mode told again, another disk failed), a
  * slower mode after interface CRC errors, and no busy-wait of more than
  * MAX_LOCKED_SPIN_NS with the channel lock held (interrupts off), in any
- * test (a slow PIO write, a device busy before its command).
+ * test (a slow PIO write, a device busy before its command); a busy
+ * device waited for, within bounds, without a reset.
  *
  * "Interrupts" are delivered by the idle hook: a waiter halts, and the
  * hook calls ide_intr() when the simulated INTRQ is up, or else lets a
@@ -84,8 +85,7 @@ static void setup(bool dma, unsigned units)
 	strcpy(ch->ch_name, "ide0");
 	ide_sim_init(&sim, ch);
 	spin_lock_init(&ch->ch_lock, "ide_channel");
-	timer_setup(&ch->ch_reset_timer, ide_reset_timer_fn);
-	timer_setup(&ch->ch_drq_timer, ide_drq_timer_fn);
+	timer_setup(&ch->ch_poll_timer, ide_poll_timer_fn);
 	work_init(&ch->ch_eh_work, ide_eh_work);
 	ch->ch_state = IDE_CH_IDLE;
 	ch->ch_selected = 0xff;
@@ -128,8 +128,7 @@ static void teardown(void)
 	for (u = 0; u < IDE_UNITS; u++)
 		if (ch->ch_drive[u].dr_queue)
 			blk_cleanup_queue(ch->ch_drive[u].dr_queue);
-	del_timer(&ch->ch_reset_timer);
-	del_timer(&ch->ch_drq_timer);
+	del_timer(&ch->ch_poll_timer);
 	host_idle_hook = NULL;
 	__free_page(prdt_page);
 	free(ch->ch_sg);
@@ -609,21 +608,124 @@ static void test_pio_write_drq_wait(void)
 }
 
 /*
- * A device busy before a command: the driver does not wait for it with
- * interrupts off; it resets the channel (the reset is polled by timer)
- * and the request goes out again.
+ * A device busy before a command (after a flush, on its own
+ * housekeeping): the command waits for BSY to drop, polled by timer,
+ * never spinning with interrupts off; nothing is written to the busy
+ * device, and the channel is not reset.  DMA and PIO, read and write.
  */
 static void test_busy_before_command(void)
+{
+	u64 t0;
+	bool ok;
+	int dma;
+
+	for (dma = 1; dma >= 0; dma--) {
+		setup(dma, 1);
+		sim.s_busy_until[0] = host_now_ns + 50 * NSEC_PER_MSEC;
+		t0 = host_now_ns;
+		CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 60, 8, 0, 7, NULL), 0);
+		CHECK(host_now_ns - t0 >= 50 * NSEC_PER_MSEC);
+		sim.s_busy_until[0] = host_now_ns + 20 * NSEC_PER_MSEC;
+		CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 60, 8, 0, 7, &ok), 0);
+		CHECK(ok);
+		CHECK_EQ(sim.s_busy_writes, 0);
+		CHECK_EQ(sim.s_resets, 0);
+		CHECK_EQ(ch->ch_busy, 2);
+		CHECK_EQ(sim.s_ncmds, 2);
+		CHECK_EQ(ch->ch_state, IDE_CH_IDLE);
+		teardown();			/* which checks locked_max_ns */
+	}
+}
+
+/*
+ * The master, selected last, is busy and the next request is the
+ * slave's: Device is not written until the master drops BSY (ATA8-APT
+ * device selection).
+ */
+static void test_busy_other_device(void)
+{
+	bool ok;
+
+	setup(true, 2);
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 80, 8, 0, 8, NULL), 0);
+	sim.s_busy_until[0] = host_now_ns + 30 * NSEC_PER_MSEC;
+	CHECK_EQ(io(1, HOST_MEM_NORMAL, true, 80, 8, 0, 9, NULL), 0);
+	CHECK_EQ(io(1, HOST_MEM_NORMAL, false, 80, 8, 0, 9, &ok), 0);
+	CHECK(ok);
+	CHECK_EQ(last_cmd()->c_unit, 1);
+	CHECK_EQ(sim.s_busy_writes, 0);
+	CHECK_EQ(sim.s_resets, 0);
+	CHECK_EQ(ch->ch_busy, 1);
+	teardown();
+}
+
+/*
+ * Busy for longer than IDE_READY_WAIT_MS: the channel is reset then,
+ * naming the busy device (here the master, selected last, while the
+ * request is the slave's), and the request goes out again after
+ * revalidation.
+ */
+static void test_busy_too_long(void)
+{
+	u64 t0;
+	bool ok;
+
+	setup(true, 2);
+	blk_queue_rq_timeout(queue(1), 4 * IDE_READY_WAIT_MS);
+	CHECK_EQ(io(1, HOST_MEM_NORMAL, true, 90, 8, 0, 4, NULL), 0);
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 90, 8, 0, 0, NULL), 0);
+	sim.s_busy_until[0] = host_now_ns + 60 * NSEC_PER_SEC;
+	t0 = host_now_ns;
+	CHECK_EQ(io(1, HOST_MEM_NORMAL, false, 90, 8, 0, 4, &ok), 0);
+	CHECK(ok);
+	CHECK_EQ(sim.s_resets, 1);
+	CHECK(host_now_ns - t0 >= (u64)IDE_READY_WAIT_MS * NSEC_PER_MSEC);
+	CHECK(host_now_ns - t0 < (u64)(IDE_READY_WAIT_MS + 100) * NSEC_PER_MSEC);
+	CHECK(strstr(host_printk_last, "hda: still busy 5000 ms before a command") != NULL);
+	CHECK_EQ(ch->ch_drive[1].dr_timeouts, 0);
+	CHECK_EQ(ch->ch_state, IDE_CH_IDLE);
+	teardown();
+}
+
+/*
+ * A request timeout shorter than the wait: the timeout takes over (a
+ * reset, the request retried), and the held command never goes out to
+ * the busy device.
+ */
+static void test_busy_past_timeout(void)
 {
 	bool ok;
 
 	setup(true, 1);
-	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 60, 8, 0, 7, NULL), 0);
-	sim.s_busy_until = host_now_ns + 50 * NSEC_PER_MSEC;
-	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 60, 8, 0, 7, &ok), 0);
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 95, 8, 0, 5, NULL), 0);
+	sim.s_busy_until[0] = host_now_ns + 60 * NSEC_PER_SEC;
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 95, 8, 0, 5, &ok), 0);
 	CHECK(ok);
 	CHECK_EQ(sim.s_resets, 1);
-	teardown();				/* which checks locked_max_ns */
+	CHECK_EQ(ch->ch_drive[0].dr_timeouts, 1);
+	CHECK_EQ(ch->ch_state, IDE_CH_IDLE);
+	teardown();
+}
+
+/*
+ * DRQ set before a command (a device waiting for data of a write nobody
+ * finished) is a protocol error: reset, and the request goes out again.
+ */
+static void test_drq_before_command(void)
+{
+	struct ata_taskfile tf;
+	bool ok;
+
+	setup(true, 1);
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, true, 120, 8, 0, 6, NULL), 0);
+	CHECK_EQ(ata_rw(&tf, &ch->ch_drive[0].dr_id, 500, 1, ATA_RW_WRITE, 0), 0);
+	ide_load_tf(ch, &tf, 0);		/* and its data never comes */
+	CHECK(ide_altstatus(ch) & ATA_STATUS_DRQ);
+	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 120, 8, 0, 6, &ok), 0);
+	CHECK(ok);
+	CHECK_EQ(sim.s_resets, 1);
+	CHECK_EQ(last_cmd()->c_command, ATA_CMD_READ_DMA);
+	teardown();
 }
 
 static const struct unit_case cases[] = {
@@ -644,5 +746,9 @@ static const struct unit_case cases[] = {
 	{ "ide/io/icrc_speed_down", test_icrc_speed_down },
 	{ "ide/io/pio_write_drq_wait", test_pio_write_drq_wait },
 	{ "ide/io/busy_before_command", test_busy_before_command },
+	{ "ide/io/busy_other_device", test_busy_other_device },
+	{ "ide/io/busy_too_long", test_busy_too_long },
+	{ "ide/io/busy_past_timeout", test_busy_past_timeout },
+	{ "ide/io/drq_before_command", test_drq_before_command },
 };
 UNIT_MAIN("ide_io", cases)

@@ -2,7 +2,8 @@
  * Host stand-ins for the kernel services that portable code calls:
  * printk, panic, spinlocks (checked, single-threaded), interrupt flags,
  * and a settable fake clock for code that reads time.  Tests that need a
- * quiet log set host_printk_quiet.
+ * quiet log set host_printk_quiet; tests of a message read
+ * host_printk_last.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +14,18 @@
 #include "tests/unit/host/shim.h"
 
 bool host_printk_quiet = true;
+char host_printk_last[512];
 u64 host_now_ns;
 
 int vprintk(const char *fmt, va_list ap)
 {
+	va_list copy;
+
 	if (fmt[0] == '\001' && fmt[1])
 		fmt += 2;
+	va_copy(copy, ap);
+	vsnprintf(host_printk_last, sizeof(host_printk_last), fmt, copy);
+	va_end(copy);
 	if (host_printk_quiet)
 		return 0;
 	return vfprintf(stderr, fmt, ap);

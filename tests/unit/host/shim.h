@@ -5,6 +5,7 @@
 #include "kernel/types.h"
 
 extern bool host_printk_quiet;	/* default true: printk output dropped */
+extern char host_printk_last[512];	/* what the last printk said, quiet or not */
 extern u64 host_now_ns;		/* what ktime_ns() returns; tests advance it */
 
 #endif
