@@ -121,8 +121,9 @@ int ahci_port_start(struct ahci_port *ap)
 
 /*
  * COMRESET (10.4.2): with ST clear, DET=1 for at least 1 ms, then DET=0;
- * the link comes back on its own.  Partial and slumber stay forbidden
- * (HARDWARE.md 5).  The caller waits for the link.
+ * the link comes back on its own, at no more than the speed limit that
+ * link errors earned (ap_spd_limit, ahci_link.c).  Partial and slumber
+ * stay forbidden (HARDWARE.md 5).  The caller waits for the link.
  */
 int ahci_port_comreset(struct ahci_port *ap)
 {
@@ -130,8 +131,9 @@ int ahci_port_comreset(struct ahci_port *ap)
 
 	if (ahci_pread(ap, AHCI_PREG_CMD) & AHCI_PREG_CMD_CR)
 		return -EBUSY;
-	sctl &= ~(AHCI_PREG_SCTL_DET_MASK | AHCI_PREG_SCTL_IPM_MASK);
+	sctl &= ~(AHCI_PREG_SCTL_DET_MASK | AHCI_PREG_SCTL_IPM_MASK | AHCI_PREG_SCTL_SPD_MASK);
 	sctl |= AHCI_PREG_SCTL_IPM_NOPARTIAL | AHCI_PREG_SCTL_IPM_NOSLUMBER;
+	sctl |= ap->ap_spd_limit << AHCI_PREG_SCTL_SPD_SHIFT;
 	ahci_pwrite(ap, AHCI_PREG_SCTL, sctl | AHCI_PREG_SCTL_DET_INIT);
 	mdelay(AHCI_COMRESET_HOLD_MS + 1);
 	ahci_pwrite(ap, AHCI_PREG_SCTL, sctl | AHCI_PREG_SCTL_DET_NONE);
@@ -605,10 +607,12 @@ static int ahci_port_add_disk(struct ahci_port *ap)
 	set_capacity(disk, ata_id_capacity512(ai));
 	ap->ap_disk = disk;
 	ata_id_media_str(ai, media, sizeof(media));
-	pr_info("%s: %s: %s, %llu sectors%s, %s depth %u%s\n", ap->ap_name, disk->gd_name,
+	pr_info("%s: %s: %s, %llu sectors%s, %s depth %u%s, %s\n", ap->ap_name, disk->gd_name,
 		ai->ai_model[0] ? ai->ai_model : "(no model)",
 		(unsigned long long)ata_id_capacity512(ai), media,
-		ap->ap_ncq ? "NCQ" : "DMA", ap->ap_depth, ai->ai_fua ? ", FUA" : "");
+		ap->ap_ncq ? "NCQ" : "DMA", ap->ap_depth, ai->ai_fua ? ", FUA" : "",
+		ahci_link_speed_name((ahci_pread(ap, AHCI_PREG_SSTS) & AHCI_PREG_SSTS_SPD_MASK) >>
+				     AHCI_PREG_SSTS_SPD_SHIFT));
 	ret = add_disk(disk);
 	if (ret)
 		goto put;

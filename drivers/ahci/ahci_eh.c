@@ -25,7 +25,12 @@
  *      order), unmask, run the queue.
  * When the failing command cannot be named (no log, several non-queued
  * commands out), everything is requeued and the next ap_isolate commands
- * go out one at a time, so that a repeat error names its request.  A port that cannot be stopped, reset or started again gets
+ * go out one at a time, so that a repeat error names its request.  When
+ * the link or the host bus failed, or a command timed out, every command
+ * that was out is charged a retry (which one the failure cost is not
+ * known), so that a link that fails on every command ends them with -EIO
+ * after q_max_retries recoveries instead of looping; link errors also
+ * slow the link (ahci_link.c).  A port that cannot be stopped, reset or started again gets
  * the last resort, an HBA reset (every port reprogrammed, their commands
  * requeued), at most AHCI_EH_MAX_TRIES times in a row; after that it is
  * marked failed: its requests end with -EIO and the rest of the system
@@ -76,8 +81,10 @@ enum blk_eh_timer_return ahci_timed_out(struct request *rq)
 }
 
 /*
- * ahcireset's timer: recovery as if the port had failed, with a COMRESET
- * or an HBA reset, while I/O runs (tests/qemu/ahci-reset.sh).
+ * ahcireset's timer: recovery as if the port had failed (a COMRESET, an
+ * HBA reset, or as from a link error) while I/O runs; what was asked for
+ * is handed over only now, so that a recovery meanwhile does not take it
+ * (tests/qemu/ahci-reset.sh).
  */
 void ahci_eh_timer(struct timer_list *t)
 {
@@ -85,6 +92,8 @@ void ahci_eh_timer(struct timer_list *t)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ap->ap_lock, flags);
+	ap->ap_eh_force |= ap->ap_eh_force_later;
+	ap->ap_eh_force_later = 0;
 	ahci_eh_schedule(ap, 0);
 	spin_unlock_irqrestore(&ap->ap_lock, flags);
 }
@@ -96,8 +105,17 @@ static int cmd_ahcireset(int argc, char **argv)
 	unsigned long flags;
 	u64 ms = 0;
 
-	if (argc < 3 || (strcmp(argv[2], "port") && strcmp(argv[2], "hba")) ||
-	    (argc > 3 && str_to_u64(argv[3], &ms, false)))
+	u32 force;
+
+	if (argc < 3 || argc > 4 || (argc > 3 && str_to_u64(argv[3], &ms, false)))
+		return -EINVAL;
+	if (!strcmp(argv[2], "port"))
+		force = AHCI_EH_FORCE_PORT;
+	else if (!strcmp(argv[2], "hba"))
+		force = AHCI_EH_FORCE_HBA;
+	else if (!strcmp(argv[2], "link"))
+		force = AHCI_EH_FORCE_LINK;
+	else
 		return -EINVAL;
 	q = blk_queue_find(argv[1]);
 	if (!q || q->q_request_fn != ahci_request_fn) {
@@ -106,16 +124,18 @@ static int cmd_ahcireset(int argc, char **argv)
 	}
 	ap = q->q_queuedata;
 	spin_lock_irqsave(&ap->ap_lock, flags);
-	ap->ap_eh_force |= strcmp(argv[2], "hba") ? AHCI_EH_FORCE_PORT : AHCI_EH_FORCE_HBA;
-	if (ms)
+	if (ms) {
+		ap->ap_eh_force_later |= force;
 		mod_timer(&ap->ap_eh_timer, get_jiffies_64() + msecs_to_jiffies(ms));
-	else
+	} else {
+		ap->ap_eh_force |= force;
 		ahci_eh_schedule(ap, 0);
+	}
 	spin_unlock_irqrestore(&ap->ap_lock, flags);
 	return 0;
 }
-SHELL_COMMAND("ahcireset", cmd_ahcireset, "ahcireset DISK port|hba [DELAY_MS]",
-	      "reset an AHCI disk's port (COMRESET) or its whole HBA, now or after a delay");
+SHELL_COMMAND("ahcireset", cmd_ahcireset, "ahcireset DISK port|hba|link [DELAY_MS]",
+	      "reset an AHCI disk's port (COMRESET) or its whole HBA, or recover as from a link error, now or after a delay");
 
 /* COMRESET, then wait for the link and for BSY to clear.  0 or -ETIMEDOUT. */
 static int ahci_eh_comreset(struct ahci_port *ap)
@@ -201,9 +221,10 @@ static int ahci_eh_quiesce(struct ahci_port *ap, bool reset)
 /*
  * Step 5, under the port lock: fail, requeue, account.  Slots are
  * requeued from the highest down, each at the head of the dispatch list,
- * so that they go out again in slot (= issue) order.
+ * so that they go out again in slot (= issue) order.  A charged slot
+ * uses up one of its request's retries; past q_max_retries it fails.
  */
-static void __ahci_eh_finish(struct ahci_port *ap, u32 failed, u32 requeue, u32 timedout)
+static void __ahci_eh_finish(struct ahci_port *ap, u32 failed, u32 requeue, u32 charged)
 {
 	struct request_queue *q = ap->ap_queue;
 	struct request *rq;
@@ -217,10 +238,8 @@ static void __ahci_eh_finish(struct ahci_port *ap, u32 failed, u32 requeue, u32 
 		rq = blk_queue_find_tag(q, slot);
 		if (!rq)
 			continue;
-		if (timedout & bit) {
-			if (++rq->rq_retries > q->q_max_retries)
-				failed |= bit;
-		}
+		if ((charged & bit) && ++rq->rq_retries > q->q_max_retries)
+			failed |= bit;
 		if (failed & bit)
 			__ahci_end_request(ap, rq, -EIO);
 		else
@@ -332,13 +351,40 @@ static int ahci_eh_hba_reset(struct ahci_port *failing)
 }
 
 /* Deferred work: the recovery sequence above.  Interrupts on. */
+/*
+ * A recovery that the link caused: note it, and on the second within
+ * AHCI_LINK_ERR_WINDOW_MS hold the link one speed lower from the COMRESET
+ * that follows.  Owned by recovery ([e]).
+ */
+static void ahci_eh_link_error(struct ahci_port *ap, u32 is, u32 serr, u32 tfd)
+{
+	u64 now = ktime_ms();
+	u32 spd;
+
+	pr_warn("%s: link error (PxIS %08x, SError %08x, PxTFD %04x)\n", ap->ap_name, is, serr,
+		tfd);
+	if (!ap->ap_link_err_ms || now - ap->ap_link_err_ms >= AHCI_LINK_ERR_WINDOW_MS) {
+		ap->ap_link_err_ms = now;
+		return;
+	}
+	ap->ap_link_err_ms = 0;		/* the next step down takes two more */
+	spd = ahci_link_slower(ahci_pread(ap, AHCI_PREG_SSTS), ap->ap_spd_limit);
+	if (!spd) {
+		pr_warn("%s: link errors again, at the lowest speed already\n", ap->ap_name);
+		return;
+	}
+	ap->ap_spd_limit = spd;
+	pr_warn("%s: link errors again: limiting the link to %s\n", ap->ap_name,
+		ahci_link_speed_name(spd));
+}
+
 void ahci_eh_work(struct work *w)
 {
 	struct ahci_port *ap = container_of(w, struct ahci_port, ap_eh_work);
 	struct ata_ncq_err ne = { 0 };
-	u32 outstanding, timedout, is, failed, requeue, tfd, serr, force;
+	u32 outstanding, timedout, is, failed, requeue, tfd, serr, force, charged;
 	unsigned long flags;
-	bool ncq, log_ok = false, reset;
+	bool ncq, log_ok = false, reset, link, lost;
 	int ret, pick;
 
 	spin_lock_irqsave(&ap->ap_lock, flags);
@@ -352,13 +398,22 @@ void ahci_eh_work(struct work *w)
 	ap->ap_eh_force = 0;
 	spin_unlock_irqrestore(&ap->ap_lock, flags);
 
+	if (force & AHCI_EH_FORCE_LINK) {	/* ahcireset DISK link */
+		is |= AHCI_PREG_IS_IFS;
+		force &= ~AHCI_EH_FORCE_LINK;
+	}
 	tfd = ahci_pread(ap, AHCI_PREG_TFD);
 	serr = ahci_pread(ap, AHCI_PREG_SERR);
 	DPRINTF(AHCI_D_EH, "%s: recovery: IS %08x TFD %04x SERR %08x out %08x%s\n", ap->ap_name,
 		is, tfd, serr, outstanding, ncq ? " ncq" : "");
-	reset = timedout || force || (is & (AHCI_PREG_IS_IFS | AHCI_PREG_IS_HBFS |
-					    AHCI_PREG_IS_HBDS | AHCI_PREG_IS_PCS |
-					    AHCI_PREG_IS_PRCS));
+	link = ahci_link_error(is, serr, tfd);
+	if (link)
+		ahci_eh_link_error(ap, is, serr, tfd);
+	/* the link or the host bus failed: what was in flight is lost, by all of it */
+	lost = link || (is & (AHCI_PREG_IS_HBFS | AHCI_PREG_IS_HBDS | AHCI_PREG_IS_PCS |
+			      AHCI_PREG_IS_PRCS));
+	charged = lost ? outstanding : timedout;
+	reset = lost || timedout || force;
 	ret = force & AHCI_EH_FORCE_HBA ? -EIO : ahci_eh_stop(ap, reset);
 	if (!ret && ncq && !reset && ((is & AHCI_PREG_IS_TFES) || (tfd & ATA_STATUS_ERR)))
 		log_ok = ahci_eh_read_log(ap, &ne) == 0;
@@ -382,7 +437,7 @@ void ahci_eh_work(struct work *w)
 		__ahci_eh_port_dead(ap, outstanding);
 		goto out;
 	}
-	if (timedout || reset) {
+	if (reset) {
 		failed = 0;
 		requeue = outstanding;
 		pick = 0;
@@ -396,7 +451,7 @@ void ahci_eh_work(struct work *w)
 		       tfd & AHCI_PREG_TFD_STS_MASK,
 		       (tfd & AHCI_PREG_TFD_ERR_MASK) >> AHCI_PREG_TFD_ERR_SHIFT, serr,
 		       log_ok ? ", from the NCQ error log" : "");
-	__ahci_eh_finish(ap, failed, requeue, timedout);
+	__ahci_eh_finish(ap, failed, requeue, charged);
 	ahci_port_enable_intr(ap);
 out:
 	ap->ap_eh_active = false;

@@ -156,6 +156,7 @@
 #define   AHCI_PREG_SCTL_DET_INIT	0x1	/* COMRESET while set */
 #define   AHCI_PREG_SCTL_DET_DISABLE	0x4
 #define   AHCI_PREG_SCTL_SPD_MASK	0x000000f0	/* speed limit, 0 = none */
+#define   AHCI_PREG_SCTL_SPD_SHIFT	4
 #define   AHCI_PREG_SCTL_IPM_MASK	0x00000f00	/* transitions not allowed */
 #define   AHCI_PREG_SCTL_IPM_NOPARTIAL	0x00000100
 #define   AHCI_PREG_SCTL_IPM_NOSLUMBER	0x00000200
@@ -178,6 +179,10 @@
 #define   AHCI_PREG_SERR_DIAG_T		0x01000000	/* Transport state transition */
 #define   AHCI_PREG_SERR_DIAG_F		0x02000000	/* Unknown FIS Type */
 #define   AHCI_PREG_SERR_DIAG_X		0x04000000	/* Exchanged (device changed) */
+/* What a bad link leaves in SError: data and communication errors, 10b8b, CRC, handshake */
+#define   AHCI_PREG_SERR_LINK		(AHCI_PREG_SERR_ERR_T | AHCI_PREG_SERR_ERR_C | \
+					 AHCI_PREG_SERR_DIAG_B | AHCI_PREG_SERR_DIAG_C | \
+					 AHCI_PREG_SERR_DIAG_H)
 #define AHCI_PREG_SACT		0x34	/* SATA Active, SCR3: NCQ tags outstanding (3.3.13) */
 #define AHCI_PREG_CI		0x38	/* Command Issue: slots outstanding (3.3.14) */
 #define AHCI_PREG_SNTF		0x3c	/* SATA Notification, SCR4 (3.3.15) */

@@ -147,6 +147,10 @@ struct ahci_port {
 	u32			ap_eh_force;	/* [p] a reset asked for by ahcireset */
 #define AHCI_EH_FORCE_PORT	0x1	/* COMRESET the port */
 #define AHCI_EH_FORCE_HBA	0x2	/* reset the whole HBA */
+#define AHCI_EH_FORCE_LINK	0x4	/* recover as from an interface error */
+	u64			ap_link_err_ms;	/* [e] ktime_ms() of the last link error, 0: none */
+	u32			ap_spd_limit;	/* [e] PxSCTL.SPD for COMRESETs, 0: none */
+	u32			ap_eh_force_later; /* [p] ... when ap_eh_timer fires */
 	struct timer_list	ap_eh_timer;	/* [p] fires a forced reset later */
 	struct work		ap_eh_work;	/* [p] */
 	u64			ap_errors;	/* [p] requests failed by the device */
@@ -255,5 +259,17 @@ void ahci_fill_hdr(struct ahci_cmd_hdr *hdr, dma_addr_t table, u32 prdtl, bool w
 void ahci_fis_set_tag(void *cfis, unsigned tag);
 int ahci_eh_pick(u32 outstanding, bool log_ok, bool log_nq, unsigned log_tag,
 		 u32 *failed, u32 *requeue);
+
+/*
+ * ahci_link.c: the link's health (pure, host-tested).  ahci_link_error:
+ * did the trouble come from the link (PxIS, PxSERR, PxTFD)?
+ * ahci_link_slower: the PxSCTL.SPD limit one step below the speed in
+ * PxSSTS (or below the limit held already); 0 when there is none lower.
+ * ahci_link_speed_name: "3.0 Gbps" for 2.
+ */
+#define AHCI_LINK_ERR_WINDOW_MS	(10 * 60 * 1000)	/* two link errors in this: slower */
+bool ahci_link_error(u32 is, u32 serr, u32 tfd);
+u32 ahci_link_slower(u32 ssts, u32 limit);
+const char *ahci_link_speed_name(u32 spd);
 
 #endif

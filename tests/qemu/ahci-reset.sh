@@ -22,3 +22,22 @@ expect_no_out "ahci-reset/no-timeout" 'timed out'
 stamp_check "ahci-reset/port-reset-host-verify" "$a" 13 0 8
 stamp_check "ahci-reset/hba-reset-host-verify" "$a" 14 48 8
 stamp_check "ahci-reset/other-port-host-verify" "$b" 15 0 4
+
+# Link errors in the middle of queue-depth-32 I/O (ahcireset ... link
+# recovers as from an interface error): each is reported and costs every
+# command out a retry (3 allowed), the second within ten minutes would
+# slow the link (QEMU's runs at 1.5 Gbps, the lowest already), and all
+# the I/O is redone and verifies.
+c=$imgdir/c.raw
+truncate -s 128M "$c"
+boot ahci-link --machine q35 --timeout 120 --disk "$c,throttling.iops-total=300" \
+	--cmdline "writable=all run=\"stress sda ios=0 span=8 seed=16 qd=32 at=400 during='ahcireset sda link; ahcireset sda link 100'\""
+expect_rc "ahci-link/run" 0
+expect_out "ahci-link/attach-speed" 'ahci0\.0: sda: .* NCQ depth 32, 1\.5 Gbps$'
+n=$(grep -c 'ahci0\.0: link error (PxIS 08000000' "$out")
+if [ "$n" = 2 ]; then ok "ahci-link/two-link-errors"; else notok "ahci-link/two-link-errors" "$n reported"; fi
+expect_out "ahci-link/second-would-slow" 'ahci0\.0: link errors again, at the lowest speed already$'
+expect_out "ahci-link/verifies-in-guest" 'STRESS sda .*result=PASS$'
+r=$(grep -o 'requeues=[0-9]*' "$out" | sed -n 1p | cut -d= -f2)
+if [ "${r:-0}" -gt 32 ]; then ok "ahci-link/both-met-io"; else notok "ahci-link/both-met-io" "requeues=$r"; fi
+stamp_check "ahci-link/host-verify" "$c" 16 0 8

@@ -1,7 +1,7 @@
 UNIT_TESTS += ahci_attach
 ahci_attach_SRCS := tests/unit/test_ahci_attach.c tests/unit/fakes/gendisk_fake.c \
 	block/genhd_sd.c \
-	drivers/ahci/ahci.c drivers/ahci/ahci_cmd.c drivers/ahci/ahci_eh.c drivers/ahci/ahci_io.c \
+	drivers/ahci/ahci.c drivers/ahci/ahci_cmd.c drivers/ahci/ahci_link.c drivers/ahci/ahci_eh.c drivers/ahci/ahci_io.c \
 	drivers/ata/ata_cmd.c drivers/ata/ata_decode.c drivers/ata/ata_identify.c drivers/ata/ata_dev.c \
 	block/bio.c block/blk-core.c block/blk-merge.c block/blk-settings.c block/blk-stat.c \
 	block/blk-trace.c block/blk-timeout.c block/blk-tag.c block/blk-flush.c block/bounce.c \

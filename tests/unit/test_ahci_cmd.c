@@ -3,7 +3,8 @@
  * with bit 0 set, word-aligned addresses, 4 MiB per entry, the upper
  * address dword, what 32-bit HBAs cannot reach), the command header (CFL
  * 5, W, PRDTL, both table dwords), the NCQ tag in a FIS that ata_rw built,
- * signature names, and recovery's choice of which commands an error costs.
+ * signature names, recovery's choice of which commands an error costs,
+ * and ahci_link.c: which errors are the link's, and the slower speed.
  */
 #include "drivers/ahci/ahcivar.h"
 #include "drivers/ata/atareg.h"
@@ -143,6 +144,39 @@ static void test_eh_pick(void)
 	CHECK_EQ(ahci_eh_pick(0x3, true, false, 200, &failed, &requeue), -ENOENT);
 }
 
+/* Interface errors, link damage in SError and ICRC are the link's; a media error is not. */
+static void test_link_error(void)
+{
+	const u32 icrc = (u32)(ATA_ERROR_ICRC | ATA_ERROR_ABRT) << AHCI_PREG_TFD_ERR_SHIFT;
+	const u32 unc = (u32)ATA_ERROR_UNC << AHCI_PREG_TFD_ERR_SHIFT;
+
+	CHECK(ahci_link_error(AHCI_PREG_IS_IFS, 0, 0x50));
+	CHECK(ahci_link_error(AHCI_PREG_IS_INFS, 0, 0x50));
+	CHECK(ahci_link_error(AHCI_PREG_IS_TFES, AHCI_PREG_SERR_DIAG_C, 0x51));
+	CHECK(ahci_link_error(AHCI_PREG_IS_TFES, AHCI_PREG_SERR_ERR_C, 0x51));
+	CHECK(ahci_link_error(AHCI_PREG_IS_TFES, 0, icrc | 0x51));
+	CHECK(!ahci_link_error(AHCI_PREG_IS_TFES, 0, unc | 0x51));	/* a bad sector */
+	CHECK(!ahci_link_error(AHCI_PREG_IS_TFES, 0, icrc | 0x50));	/* no ERR: stale */
+	CHECK(!ahci_link_error(AHCI_PREG_IS_HBFS, AHCI_PREG_SERR_DIAG_N, 0x50));
+	CHECK(!ahci_link_error(0, 0, 0x50));				/* a timeout */
+}
+
+/* One step below the link's speed, or below the limit held; none below Gen1. */
+static void test_link_slower(void)
+{
+	const u32 up = AHCI_PREG_SSTS_DET_PHY | AHCI_PREG_SSTS_IPM_ACTIVE;
+
+	CHECK_EQ(ahci_link_slower(up | 3 << AHCI_PREG_SSTS_SPD_SHIFT, 0), 2);
+	CHECK_EQ(ahci_link_slower(up | 2 << AHCI_PREG_SSTS_SPD_SHIFT, 0), 1);
+	CHECK_EQ(ahci_link_slower(up | 1 << AHCI_PREG_SSTS_SPD_SHIFT, 0), 0);
+	CHECK_EQ(ahci_link_slower(up | 3 << AHCI_PREG_SSTS_SPD_SHIFT, 2), 1);	/* limit below */
+	CHECK_EQ(ahci_link_slower(up | 2 << AHCI_PREG_SSTS_SPD_SHIFT, 3), 1);	/* limit above */
+	CHECK_EQ(ahci_link_slower(0, 2), 1);		/* link down: from the limit */
+	CHECK_EQ(ahci_link_slower(0, 0), 0);		/* link down, no limit: nothing known */
+	CHECK(!strcmp(ahci_link_speed_name(2), "3.0 Gbps"));
+	CHECK(!strcmp(ahci_link_speed_name(9), "unknown speed"));
+}
+
 static const struct unit_case cases[] = {
 	{ "prdt_basic", test_prdt_basic },
 	{ "prdt_high_address", test_prdt_high_address },
@@ -151,6 +185,8 @@ static const struct unit_case cases[] = {
 	{ "hdr", test_hdr },
 	{ "ncq_fis_tag", test_ncq_fis_tag },
 	{ "eh_pick", test_eh_pick },
+	{ "link_error", test_link_error },
+	{ "link_slower", test_link_slower },
 };
 
 UNIT_MAIN("ahci_cmd", cases)
