@@ -22,6 +22,7 @@
 #include "kernel/mm/slab.h"
 #include "kernel/param.h"
 #include "kernel/printk.h"
+#include "lib/bitmap.h"
 #include "lib/string.h"
 
 spinlock_t genhd_lock = SPINLOCK_INIT("genhd_lock");
@@ -30,7 +31,7 @@ LIST_HEAD(genhd_disks);
 static const char *genhd_major_names[BLKDEV_MAJOR_MAX];	/* [r] */
 
 #define GENHD_EXT_MINORS	4096	/* partitions numbered past their disk's minors */
-static u32 genhd_ext_used[GENHD_EXT_MINORS / 32];	/* [r] bitmap of BLOCK_EXT_MAJOR minors */
+static u32 genhd_ext_used[BITMAP_WORDS(GENHD_EXT_MINORS)];	/* [r] bitmap of BLOCK_EXT_MAJOR minors */
 
 /* Every disk is read-only unless named here: see genhd_writable_allowed(). */
 static const char *genhd_writable_list;
@@ -84,29 +85,24 @@ int unregister_blkdev(unsigned int major, const char *name)
 int genhd_ext_minor_alloc(void)
 {
 	unsigned long flags;
-	unsigned int i;
-	int ret = -ENOSPC;
+	int ret;
 
 	spin_lock_irqsave(&genhd_lock, flags);
-	for (i = 0; i < GENHD_EXT_MINORS; i++) {
-		if (!(genhd_ext_used[i / 32] & (1u << (i % 32)))) {
-			genhd_ext_used[i / 32] |= 1u << (i % 32);
-			ret = (int)i;
-			break;
-		}
-	}
+	ret = bitmap_take_lowest(genhd_ext_used, GENHD_EXT_MINORS);
 	spin_unlock_irqrestore(&genhd_lock, flags);
-	if (ret < 0)
+	if (ret < 0) {
 		pr_warn("genhd: all %u device numbers of major %u in use\n", GENHD_EXT_MINORS,
 			BLOCK_EXT_MAJOR);
+		return -ENOSPC;
+	}
 	return ret;
 }
 
 void __genhd_ext_minor_free(unsigned int minor)
 {
 	assert_spin_locked(&genhd_lock);
-	KASSERT(minor < GENHD_EXT_MINORS && (genhd_ext_used[minor / 32] & (1u << (minor % 32))));
-	genhd_ext_used[minor / 32] &= ~(1u << (minor % 32));
+	KASSERT(minor < GENHD_EXT_MINORS && bitmap_test(genhd_ext_used, minor));
+	bitmap_clear(genhd_ext_used, minor);
 }
 
 /* -- names and policy -- */

@@ -19,11 +19,12 @@
 #include "kernel/init.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
+#include "lib/bitmap.h"
 
 #define SD_MAJORS	16		/* majors of the scheme */
 
 static spinlock_t disk_sd_lock = SPINLOCK_INIT("disk_sd_lock");
-static u32 disk_sd_used[(DISK_SD_MAX + 31) / 32];	/* [disk_sd_lock] index bitmap */
+static u32 disk_sd_used[BITMAP_WORDS(DISK_SD_MAX)];	/* [disk_sd_lock] index bitmap */
 
 /* The i-th major of the scheme, 0 <= i < SD_MAJORS. */
 static unsigned int disk_sd_major(unsigned int i)
@@ -44,20 +45,13 @@ dev_t disk_sd_devt(unsigned int index)
 int disk_sd_get(char *name, size_t size)
 {
 	unsigned long flags;
-	unsigned int i;
-	int ret = -ENOSPC;
+	int ret;
 
 	spin_lock_irqsave(&disk_sd_lock, flags);
-	for (i = 0; i < DISK_SD_MAX; i++) {
-		if (!(disk_sd_used[i / 32] & (1u << (i % 32)))) {
-			disk_sd_used[i / 32] |= 1u << (i % 32);
-			ret = (int)i;
-			break;
-		}
-	}
+	ret = bitmap_take_lowest(disk_sd_used, DISK_SD_MAX);
 	spin_unlock_irqrestore(&disk_sd_lock, flags);
 	if (ret < 0)
-		return ret;
+		return -ENOSPC;
 	if (disk_name_letters(name, size, "sd", (unsigned int)ret)) {
 		disk_sd_put((unsigned int)ret);
 		return -ENAMETOOLONG;
@@ -70,8 +64,8 @@ void disk_sd_put(unsigned int index)
 	unsigned long flags;
 
 	spin_lock_irqsave(&disk_sd_lock, flags);
-	KASSERT(index < DISK_SD_MAX && (disk_sd_used[index / 32] & (1u << (index % 32))));
-	disk_sd_used[index / 32] &= ~(1u << (index % 32));
+	KASSERT(index < DISK_SD_MAX && bitmap_test(disk_sd_used, index));
+	bitmap_clear(disk_sd_used, index);
 	spin_unlock_irqrestore(&disk_sd_lock, flags);
 }
 

@@ -23,6 +23,7 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/mm/slab.h"
+#include "lib/bitmap.h"
 #include "lib/string.h"
 
 #define PCI_D_SCAN	0x01
@@ -339,7 +340,7 @@ static struct pci_dev *add_function(struct pci_host *host, u16 bdf, struct pci_d
 
 struct scan_state {
 	struct pci_host	*ss_host;
-	u32		ss_seen[PCI_MAX_BUS / 32];	/* buses already scanned */
+	u32		ss_seen[BITMAP_WORDS(PCI_MAX_BUS)];	/* buses already scanned */
 	int		ss_err;				/* first allocation failure */
 };
 
@@ -353,7 +354,7 @@ static void scan_bus(struct scan_state *ss, u8 bus, struct pci_dev *parent, unsi
 	struct pci_host *host = ss->ss_host;
 	unsigned d, f, nfn;
 
-	ss->ss_seen[bus / 32] |= 1u << (bus % 32);
+	bitmap_set(ss->ss_seen, bus);
 	for (d = 0; d < PCI_MAX_DEV; d++) {
 		u16 bdf0 = PCI_BDF(bus, d, 0);
 
@@ -376,7 +377,7 @@ static void scan_bus(struct scan_state *ss, u8 bus, struct pci_dev *parent, unsi
 			if (dev->pd_hdr_type != PCI_HEADER_TYPE_BRIDGE)
 				continue;
 			sec = dev->pd_secondary;
-			if (sec <= bus || (ss->ss_seen[sec / 32] & (1u << (sec % 32))) ||
+			if (sec <= bus || bitmap_test(ss->ss_seen, sec) ||
 			    depth + 1 >= PCI_MAX_DEPTH) {
 				pr_warn("pci %02x:%02x.%u: bridge to bus %02x not followed"
 					" (unassigned, loop or too deep)\n", bus, d, f, sec);

@@ -21,27 +21,27 @@
 #include "kernel/mm/mm_internal.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
+#include "lib/bitmap.h"
 
 #define VMAP_PAGES	((VMALLOC_END - VMALLOC_START) / PAGE_SIZE)
-#define VMAP_WORDS	(VMAP_PAGES / 32)
 
 _Static_assert(VMAP_PAGES % 32 == 0, "the bitmap covers the whole vmalloc area");
 
 static DEFINE_SPINLOCK(vmap_lock);
-static u32 vmap_used[VMAP_WORDS];	/* [v] one bit per page of the area */
+static u32 vmap_used[BITMAP_WORDS(VMAP_PAGES)];	/* [v] one bit per page of the area */
 static unsigned vmap_nr_used;		/* [v] */
 
 static bool used(unsigned i)
 {
-	return vmap_used[i / 32] & (1u << (i % 32));
+	return bitmap_test(vmap_used, i);
 }
 
 static void set_used(unsigned i, bool on)
 {
 	if (on)
-		vmap_used[i / 32] |= 1u << (i % 32);
+		bitmap_set(vmap_used, i);
 	else
-		vmap_used[i / 32] &= ~(1u << (i % 32));
+		bitmap_clear(vmap_used, i);
 }
 
 /* First index of n + 2 free pages (guards included); VMAP_PAGES if none. */
