@@ -356,13 +356,13 @@ static int ahci_eh_hba_reset(struct ahci_port *failing)
  * AHCI_LINK_ERR_WINDOW_MS hold the link one speed lower from the COMRESET
  * that follows.  Owned by recovery ([e]).
  */
-static void ahci_eh_link_error(struct ahci_port *ap, u32 is, u32 serr, u32 tfd)
+static void ahci_eh_link_error(struct ahci_port *ap, u32 is, u32 serr, u32 tfd, u32 out)
 {
 	u64 now = ktime_ms();
 	u32 spd;
 
-	pr_warn("%s: link error (PxIS %08x, SError %08x, PxTFD %04x)\n", ap->ap_name, is, serr,
-		tfd);
+	pr_warn("%s: link error (PxIS %08x, SError %08x, PxTFD %04x), %d commands out\n",
+		ap->ap_name, is, serr, tfd, __builtin_popcount(out));
 	if (!ap->ap_link_err_ms || now - ap->ap_link_err_ms >= AHCI_LINK_ERR_WINDOW_MS) {
 		ap->ap_link_err_ms = now;
 		return;
@@ -408,7 +408,7 @@ void ahci_eh_work(struct work *w)
 		is, tfd, serr, outstanding, ncq ? " ncq" : "");
 	link = ahci_link_error(is, serr, tfd);
 	if (link)
-		ahci_eh_link_error(ap, is, serr, tfd);
+		ahci_eh_link_error(ap, is, serr, tfd, outstanding);
 	/* the link or the host bus failed: what was in flight is lost, by all of it */
 	lost = link || (is & (AHCI_PREG_IS_HBFS | AHCI_PREG_IS_HBDS | AHCI_PREG_IS_PCS |
 			      AHCI_PREG_IS_PRCS));
@@ -455,6 +455,10 @@ void ahci_eh_work(struct work *w)
 	ahci_port_enable_intr(ap);
 out:
 	ap->ap_eh_active = false;
-	blk_start_queue(ap->ap_queue);
+	/* asked for again meanwhile (ahcireset's timer): once more, on a queue still stopped */
+	if ((ap->ap_eh_is || ap->ap_eh_force) && ap->ap_state == AHCI_PORT_READY)
+		ahci_eh_schedule(ap, 0);
+	else
+		blk_start_queue(ap->ap_queue);
 	spin_unlock_irqrestore(&ap->ap_lock, flags);
 }
