@@ -27,24 +27,25 @@
 #define FS_SHELL_CHUNK	(64 * 1024)	/* bytes per read/write call */
 
 /*
- * Report err against path, as "cmd: path: error text", and return what the
- * shell then prints nothing more for; usage errors and success pass through.
+ * Report a filesystem error against the path it concerns, as "cmd: path:
+ * error text" (or "cmd: from -> to: ..." when it may concern either of
+ * two, mv and ln), and return what the shell prints nothing more for.
+ * Success passes through.
  */
-static int path_err(const char *cmd, const char *path, int err)
+static int paths_err(const char *cmd, const char *path, const char *to, int err)
 {
-	if (err >= 0 || err == -EINVAL || err == -ECANCELED)
+	if (err >= 0 || err == -ECANCELED)
 		return err;
-	kprintf("%s: %s: %s\n", cmd, path, errstr(err));
+	if (to)
+		kprintf("%s: %s -> %s: %s\n", cmd, path, to, errstr(err));
+	else
+		kprintf("%s: %s: %s\n", cmd, path, errstr(err));
 	return -ECANCELED;
 }
 
-/* The same for an error that may concern either of two paths (mv, ln). */
-static int paths_err(const char *cmd, const char *from, const char *to, int err)
+static int path_err(const char *cmd, const char *path, int err)
 {
-	if (err >= 0 || err == -EINVAL || err == -ECANCELED)
-		return err;
-	kprintf("%s: %s -> %s: %s\n", cmd, from, to, errstr(err));
-	return -ECANCELED;
+	return paths_err(cmd, path, NULL, err);
 }
 
 static void mode_string(u32 mode, char s[11])

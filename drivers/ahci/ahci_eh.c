@@ -26,15 +26,15 @@
  * When the failing command cannot be named (no log, several non-queued
  * commands out), everything is requeued and the next ap_isolate commands
  * go out one at a time, so that a repeat error names its request.  When
- * the link or the host bus failed, or a command timed out, every command
- * that was out is charged a retry (which one the failure cost is not
+ * the link or the host bus failed, or a command timed out, the commands
+ * that were out are charged a retry (which one the failure cost is not
  * known), so that a link that fails on every command ends them with -EIO
  * after q_max_retries recoveries instead of looping; link errors also
- * slow the link (ahci_link.c).  A port that cannot be stopped, reset or started again gets
- * the last resort, an HBA reset (every port reprogrammed, their commands
- * requeued), at most AHCI_EH_MAX_TRIES times in a row; after that it is
- * marked failed: its requests end with -EIO and the rest of the system
- * runs on.
+ * slow the link (ahci_link.c).  A port that cannot be stopped, reset or
+ * started again gets the last resort, an HBA reset (every port
+ * reprogrammed, their commands requeued), at most AHCI_EH_MAX_TRIES times
+ * in a row; after that it is marked failed: its requests end with -EIO
+ * and the rest of the system runs on.
  */
 #include "drivers/ahci/ahcivar.h"
 #include "drivers/ata/atareg.h"
@@ -104,7 +104,6 @@ static int cmd_ahcireset(int argc, char **argv)
 	struct ahci_port *ap;
 	unsigned long flags;
 	u64 ms = 0;
-
 	u32 force;
 
 	if (argc < 3 || argc > 4 || (argc > 3 && str_to_u64(argv[3], &ms, false)))
@@ -350,7 +349,6 @@ static int ahci_eh_hba_reset(struct ahci_port *failing)
 	return mine;
 }
 
-/* Deferred work: the recovery sequence above.  Interrupts on. */
 /*
  * A recovery that the link caused: note it, and on the second within
  * AHCI_LINK_ERR_WINDOW_MS hold the link one speed lower from the COMRESET
@@ -378,6 +376,7 @@ static void ahci_eh_link_error(struct ahci_port *ap, u32 is, u32 serr, u32 tfd, 
 		ahci_link_speed_name(spd));
 }
 
+/* Deferred work: the recovery sequence above.  Interrupts on. */
 void ahci_eh_work(struct work *w)
 {
 	struct ahci_port *ap = container_of(w, struct ahci_port, ap_eh_work);
@@ -409,7 +408,7 @@ void ahci_eh_work(struct work *w)
 	link = ahci_link_error(is, serr, tfd);
 	if (link)
 		ahci_eh_link_error(ap, is, serr, tfd, outstanding);
-	/* the link or the host bus failed: what was in flight is lost, by all of it */
+	/* the link or the host bus failed: what was in flight is lost, all of it */
 	lost = link || (is & (AHCI_PREG_IS_HBFS | AHCI_PREG_IS_HBDS | AHCI_PREG_IS_PCS |
 			      AHCI_PREG_IS_PRCS));
 	charged = lost ? outstanding : timedout;
