@@ -83,7 +83,16 @@ $(BUILD)/kernel.iso: $(BUILD)/kernel.elf boot/grub.cfg
 # Host unit tests: every tests/unit/NAME.mk adds NAME to UNIT_TESTS and sets
 # NAME_SRCS (and optionally NAME_CFLAGS).  The shims in tests/unit/host/
 # stand in for the kernel services portable code calls.
+# UNIT_BLOCK_CORE is the block core, with fakes of the services under it,
+# and UNIT_ATA the ATA layer: what the block and driver tests link.
 UNIT_TESTS	:=
+UNIT_BLOCK_CORE	:= block/bio.c block/blk-core.c block/blk-flush.c block/blk-merge.c \
+	block/blk-settings.c block/blk-stat.c block/blk-tag.c block/blk-timeout.c \
+	block/blk-trace.c block/bounce.c block/elevator.c block/noop-iosched.c \
+	block/deadline-iosched.c lib/rbtree.c lib/strutil.c tests/unit/fakes/mempool_fake.c \
+	tests/unit/fakes/page_fake.c tests/unit/fakes/sched_fake.c tests/unit/fakes/slab_fake.c
+UNIT_ATA	:= drivers/ata/ata_cmd.c drivers/ata/ata_decode.c drivers/ata/ata_identify.c \
+	drivers/ata/ata_dev.c
 include $(wildcard tests/unit/*.mk)
 HOST_SHIMS	:= $(wildcard tests/unit/host/*.c)
 ALL_HEADERS	:= $(shell find . -name '*.h' -not -path './build/*')

@@ -205,6 +205,19 @@ void ide_kick(struct ide_channel *ch)
 }
 
 /*
+ * Give the request in flight back to its queue, to go out again later
+ * (after a reset, or at once).  ch_lock held.
+ */
+static void ide_requeue(struct ide_channel *ch)
+{
+	struct request *rq = ch->ch_rq;
+
+	ch->ch_rq = NULL;
+	ch->ch_rq_drive = NULL;
+	blk_requeue_request(rq->rq_q, rq);
+}
+
+/*
  * End the request in flight, its first good bytes successfully and the
  * rest with err, and let the next one start.  ch_lock held.
  */
@@ -266,19 +279,15 @@ static void ide_fail(struct ide_channel *ch, u8 st, u8 bmst, const char *why)
 	u64 lba = ide_read_error_lba(ch, tf->tf_flags & ATA_TF_LBA48);
 
 	if ((err & ATA_ERROR_ICRC) && d->dr_dma && ++d->dr_icrc >= IDE_ICRC_SPEED_DOWN) {
-		ch->ch_rq = NULL;
-		ch->ch_rq_drive = NULL;
-		blk_requeue_request(rq->rq_q, rq);
+		ide_requeue(ch);
 		ide_speed_down(d);
 		ide_begin_reset(ch);
 		return;
 	}
 	if ((err & ATA_ERROR_ICRC) && rq->rq_retries < IDE_ICRC_RETRIES) {
 		rq->rq_retries++;
-		ch->ch_rq = NULL;
-		ch->ch_rq_drive = NULL;
+		ide_requeue(ch);
 		ch->ch_state = IDE_CH_IDLE;
-		blk_requeue_request(rq->rq_q, rq);
 		ide_kick(ch);
 		return;
 	}
@@ -477,13 +486,10 @@ static void ide_not_ready(struct ide_channel *ch, u8 st)
 		pr_warn("%s: DRQ set before a command (status %#x): resetting the channel\n",
 			who, st);
 	ide_begin_reset(ch);
-	if (++rq->rq_retries > rq->rq_q->q_max_retries) {
+	if (++rq->rq_retries > rq->rq_q->q_max_retries)
 		ide_complete(ch, -EIO);
-		return;
-	}
-	ch->ch_rq = NULL;
-	ch->ch_rq_drive = NULL;
-	blk_requeue_request(rq->rq_q, rq);
+	else
+		ide_requeue(ch);
 }
 
 /*
