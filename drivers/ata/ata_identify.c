@@ -177,7 +177,6 @@ static void parse_features(const u16 *id, struct ata_id *ai)
 	ai->ai_max_multiple = id[ATA_ID_MAX_MULTIPLE] & 0xff;
 }
 
-
 /**
  * ata_id_parse - check and decode IDENTIFY DEVICE data
  * @id: 256 words as the device sent them (little-endian); not kept

@@ -388,7 +388,6 @@ static void test_dead_channel(void)
 	teardown();
 }
 
-
 static void test_master_slave_take_turns(void)
 {
 	struct pending p[12];
@@ -424,7 +423,6 @@ static void test_master_slave_take_turns(void)
 	CHECK_EQ(sim.s_prd_bad, 0);
 	teardown();
 }
-
 
 static void submit(struct pending *p, unsigned unit, bool write, sector_t lba, u32 nr, u32 gen)
 {
