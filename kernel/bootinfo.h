@@ -49,6 +49,12 @@ struct boot_info {
 extern struct boot_info boot_info;
 
 /*
+ * Fill boot_info from the loader's multiboot information at info_phys.
+ * Returns 0, or -EINVAL when magic says no multiboot loader started us.
+ */
+int multiboot_parse(u32 magic, u32 info_phys);
+
+/*
  * Linker-script symbols (linker.ld).  Addresses are virtual; subtract
  * PAGE_OFFSET for physical.  Text [_text,_etext), read-only data
  * [_rodata,_erodata), data [_data,_edata), bss [_bss_start,_bss_end).

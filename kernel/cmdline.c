@@ -112,7 +112,6 @@ static void cmdline_report_cut(const char *name, const char *val)
 }
 
 /* Split the copy in place: each word NUL-terminated, quotes removed. */
-void cmdline_parse(void);
 void cmdline_parse(void)
 {
 	char *p = cmdline_words, *name, *val, *out;

@@ -37,5 +37,10 @@ _Static_assert(offsetof(struct tss, eip) == 32, "TSS eip offset");
 void gdt_init(void);
 void idt_init(void);
 void trap_dispatch(struct trap_frame *tf);
+/* The main task's TSS (gdt.c), for the double-fault report. */
+struct tss *gdt_main_tss(void);
+/* The double-fault task's entry (trap_entry.S) and its C half (traps.c). */
+void double_fault_task(void);
+void double_fault_report(void);
 
 #endif

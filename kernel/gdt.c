@@ -30,8 +30,6 @@ static struct seg_desc gdt[5] __aligned(8);
 static struct tss main_tss, df_tss;
 static u8 df_stack[DF_STACK_SIZE] __aligned(16);
 
-struct tss *gdt_main_tss(void);
-void double_fault_task(void);
 
 static void set_desc(struct seg_desc *d, u32 base, u32 limit, u8 access, u8 flags)
 {

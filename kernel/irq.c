@@ -151,7 +151,6 @@ const struct trap_frame *get_irq_regs(void)
 }
 
 /* Called from trap_dispatch with interrupts off. */
-void irq_dispatch(unsigned irq, const struct trap_frame *tf);
 void irq_dispatch(unsigned irq, const struct trap_frame *tf)
 {
 	struct irq_desc *d = &irq_descs[irq];

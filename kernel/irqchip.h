@@ -35,4 +35,12 @@ const struct irq_chip *irq_get_chip(unsigned irq);
  */
 int irq_alloc(const struct irq_chip *chip);
 
+/* The trap entry's way in: run line irq's handlers (interrupts off). */
+struct trap_frame;
+void irq_dispatch(unsigned irq, const struct trap_frame *tf);
+
+/* The 8259 pair: remapped and masked at boot, or shut off for the IOAPIC. */
+void pic_init(void);
+void pic_disable(void);
+
 #endif

@@ -15,24 +15,21 @@
 #include "kernel/cpu.h"
 #include "kernel/desc.h"
 #include "kernel/init.h"
+#include "kernel/irqchip.h"
+#include "kernel/param.h"
+#include "kernel/shell.h"
 #include "kernel/printk.h"
 #include "kernel/selftest.h"
 #include "kernel/power.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
+#include "kernel/mm/mm.h"
 #include "kernel/mm/page.h"
 #include "kernel/errno.h"
 #include "lib/string.h"
 
-int multiboot_parse(u32 magic, u32 info_phys);
-void cmdline_parse(void);
-void pic_init(void);
-void time_init(void);
-void shell_main(void);
+/* The C entry, called from boot/entry.S. */
 void kmain(u32 magic, u32 info_phys);
-
-/* mm provides this; until it is linked in, the early map is all there is. */
-void mm_init(void) __attribute__((weak));
 
 extern const struct initcall __initcall_start[], __initcall_end[];
 extern const char *selftest_pattern;
@@ -86,8 +83,7 @@ void kmain(u32 magic, u32 info_phys)
 	idt_init();
 	cpu_identify();
 	drop_identity_map();
-	if (mm_init)
-		mm_init();
+	mm_init();
 
 	pic_init();
 	time_init();

@@ -9,6 +9,7 @@
  * with a warning.
  */
 #include "kernel/bootinfo.h"
+#include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/mm/page.h"
 #include "lib/string.h"
@@ -165,8 +166,6 @@ static void parse_modules(u32 addr, u32 count)
 	}
 }
 
-/* Returns 0, or -1 if the magic says this was no multiboot loader. */
-int multiboot_parse(u32 magic, u32 info_phys);
 int multiboot_parse(u32 magic, u32 info_phys)
 {
 	const struct mb_info *mbi;
@@ -174,10 +173,10 @@ int multiboot_parse(u32 magic, u32 info_phys)
 
 	boot_info.magic = magic;
 	if (magic != MB_BOOTLOADER_MAGIC)
-		return -1;
+		return -EINVAL;
 	mbi = early_ptr(info_phys, sizeof(*mbi));
 	if (!mbi)
-		return -1;
+		return -EINVAL;
 	memcpy(&mi, mbi, sizeof(mi));
 
 	if (mi.flags & MBI_MEM) {

@@ -38,5 +38,7 @@ int param_set_str(const char *val, void *arg);	/* const char *: points into the 
 
 /* The whole command line as the boot loader gave it. */
 const char *cmdline_get(void);
+/* Boot: split the saved command line and apply every option it names. */
+void cmdline_parse(void);
 
 #endif

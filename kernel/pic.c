@@ -87,7 +87,6 @@ static const struct irq_chip pic_chip = {
 	.spurious = pic_spurious,
 };
 
-void pic_init(void);
 void pic_init(void)
 {
 	unsigned irq;
@@ -115,7 +114,6 @@ void pic_init(void)
 }
 
 /* Mask every line, for when the IOAPIC takes over. */
-void pic_disable(void);
 void pic_disable(void)
 {
 	unsigned long flags;

@@ -178,7 +178,6 @@ static void echo_run(const char *cmds)
 	kprintf("\n");
 }
 
-void shell_main(void);
 void shell_main(void)
 {
 	char line[SHELL_LINE_MAX];

@@ -25,6 +25,8 @@ struct shell_cmd {
 
 /* Run one command line (may hold several commands separated by ';'). */
 int shell_exec(const char *line);
+/* The interactive loop: read a line, run it, forever (from kmain). */
+void shell_main(void);
 
 /*
  * Tab completion of paths: the filesystem layer registers a function that

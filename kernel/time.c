@@ -11,6 +11,7 @@
  * the count of ticks.
  */
 #include "kernel/time.h"
+#include "kernel/timer.h"
 #include "kernel/cpu.h"
 #include "kernel/io.h"
 #include "kernel/irq.h"
@@ -41,8 +42,6 @@
 #define CALIBRATE_TRIES	25		/* one-shots tried for them at most */
 #define CALIBRATE_SLACK	100		/* a run's ends known to 1% of it */
 #define TSC_SHIFT	24		/* fixed point of the ns multiplier */
-
-void timer_tick(void);
 
 static volatile u64 ticks;		/* IRQ 0 count: the fallback clock */
 static u64 tsc_boot;
@@ -188,7 +187,6 @@ u32 tsc_calibrate_khz(void)
 	return n ? v[n / 2] : 0;
 }
 
-void time_init(void);
 void time_init(void)
 {
 	u32 div = (PIT_HZ + HZ / 2) / HZ;

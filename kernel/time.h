@@ -35,6 +35,8 @@ u32 tsc_khz(void);
  * 0 on failure.
  * Interrupts may be on: the PIT's counter, not its interrupt, is the clock. */
 u32 tsc_calibrate_khz(void);
+/* Boot: calibrate the TSC and start the tick. */
+void time_init(void);
 
 struct rtc_time {
 	u16 year;	/* e.g. 2026 */

@@ -63,7 +63,6 @@ bool timer_pending(const struct timer_list *t)
 }
 
 /* From the tick interrupt: run every timer that is due. */
-void timer_tick(void);
 void timer_tick(void)
 {
 	u64 now = get_jiffies_64();

@@ -20,5 +20,7 @@ void mod_timer(struct timer_list *t, u64 expires);
 /* Disarm t; returns true if it was pending. Safe from its own function. */
 bool del_timer(struct timer_list *t);
 bool timer_pending(const struct timer_list *t);
+/* From the tick interrupt (time.c): run every timer that is due. */
+void timer_tick(void);
 
 #endif

@@ -58,9 +58,6 @@ static const char *const exception_names[32] = {
 	"VMM communication", "security exception", "reserved 31",
 };
 
-void irq_dispatch(unsigned irq, const struct trap_frame *tf);
-void double_fault_report(void);
-struct tss *gdt_main_tss(void);
 
 /* Nesting depth of trap handlers: in_interrupt() is true inside any. */
 static volatile unsigned trap_depth;

@@ -94,14 +94,11 @@ u32 crc32(u32 crc, const void *buf, size_t len)
 }
 
 #ifdef HOST_TEST
-/* For the unit test: the table entry for byte i, recomputed bit by bit. */
-u32 crc32_table_entry(unsigned int i);
 u32 crc32_table_entry(unsigned int i)
 {
 	return crc32_table[i & 0xff];
 }
 
-u32 crc32_bitwise_entry(unsigned int i);
 u32 crc32_bitwise_entry(unsigned int i)
 {
 	u32 c = i;

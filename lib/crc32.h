@@ -21,4 +21,10 @@
  */
 u32 crc32(u32 crc, const void *buf, size_t len);
 
+#ifdef HOST_TEST
+/* For the unit test: table entry i, and the same recomputed bit by bit. */
+u32 crc32_table_entry(unsigned int i);
+u32 crc32_bitwise_entry(unsigned int i);
+#endif
+
 #endif

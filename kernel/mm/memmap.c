@@ -3,7 +3,7 @@
  *
  * Layer: the first thing mm does at boot, before any allocator exists.
  * Pure logic, built on the host too (tests/unit/test_memmap.c feeds it the
- * QEMU maps from shared/TESTING.md section 2 and hostile ones).
+ * maps SeaBIOS hands QEMU's pc and q35 guests, and hostile ones).
  *
  * Method: the firmware entries (multiboot 1 "mmap", Multiboot Spec 0.6.96
  * section 3.3: base_addr, length, type; type 1 is RAM, everything else is

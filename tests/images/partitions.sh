@@ -34,7 +34,7 @@ guid() {	# N: a fixed unique GUID for partition N
 	printf 'AAAAAAAA-0000-4000-8000-%012d' "$1"
 }
 
-# -- MBR: two primaries, an extended partition, three logicals (TESTING.md 5)
+# -- MBR: two primaries, an extended partition, three logicals
 truncate -s 400M mbr.raw
 sfdisk -q mbr.raw <<'SF'
 label: dos

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # PCI enumeration and interrupt routing on real (emulated) chipsets: the
-# lspci view of QEMU's pc and q35 machines (IDs from shared/TESTING.md
-# section 1), a second AHCI, a device behind a PCI-to-PCI bridge and a
+# lspci view of QEMU's pc and q35 machines (the IDs QEMU 7.2 gives its
+# i440FX/PIIX3 and Q35/ICH9 functions), a second AHCI, a device behind a PCI-to-PCI bridge and a
 # 64-bit BAR; the I/O APIC taking the ISA lines (the PIT through the
 # IRQ0->GSI2 override), the 8259 fallbacks (noapic, no ACPI tables); and
 # the in-kernel pci/ and kernel/apic/ self-tests on both machines, with

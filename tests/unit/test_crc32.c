@@ -2,9 +2,6 @@
 #include "tests/unit/unit.h"
 #include "lib/crc32.h"
 
-u32 crc32_table_entry(unsigned int i);
-u32 crc32_bitwise_entry(unsigned int i);
-
 static void test_table(void)
 {
 	unsigned int i;

@@ -1,6 +1,6 @@
 /*
  * Host tests for kernel/mm/memmap.c: the memory maps QEMU's SeaBIOS gives
- * (shared/TESTING.md section 2), hostile maps (unsorted, overlapping,
+ * its pc and q35 machines, hostile maps (unsorted, overlapping,
  * zero-length, wrapping, above 64 GiB, none at all), mem=, cuts, carving,
  * and a randomized comparison against a byte-granular oracle.
  */
@@ -11,7 +11,7 @@
 #define R	BOOT_MEM_USABLE
 #define X	2		/* reserved */
 
-/* The entries every SeaBIOS map has (TESTING.md section 2). */
+/* The entries every SeaBIOS map has: low RAM, the EBDA, the BIOS ROM. */
 #define SEABIOS_LOW \
 	{ 0x0, 0x9fc00, R }, { 0x9fc00, 0x400, X }, { 0xf0000, 0x10000, X }
 #define SEABIOS_FLASH	{ 0xfffc0000ULL, 0x40000, X }
