@@ -16,11 +16,8 @@
 #include "kernel/bootinfo.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
-#include "kernel/console.h"
-#include "kernel/shell.h"
 #include "lib/string.h"
 
-extern const struct kernel_param __params_start[], __params_end[];
 
 static char cmdline_copy[BOOT_CMDLINE_MAX];
 static char cmdline_words[BOOT_CMDLINE_MAX];
@@ -164,16 +161,3 @@ void cmdline_parse(void)
 	if (boot_info.cmdline_dropped)
 		cmdline_report_cut(cut_name, cut_val);
 }
-
-static int cmd_params(int argc, char **argv)
-{
-	const struct kernel_param *p;
-
-	if (argc != 1)
-		return -EINVAL;
-	kprintf("command line: %s\n", cmdline_copy);
-	for (p = __params_start; p < __params_end; p++)
-		kprintf("  %-20s %s\n", p->kp_name, p->kp_help ? p->kp_help : "");
-	return 0;
-}
-SHELL_COMMAND("params", cmd_params, "params", "the kernel command line and every parameter it takes");

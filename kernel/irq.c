@@ -17,8 +17,6 @@
 #include "kernel/spinlock.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
-#include "kernel/shell.h"
-#include "kernel/console.h"
 
 #define MAX_ACTIONS		64	/* handlers across all lines */
 #define UNHANDLED_LIMIT		100000	/* unclaimed in a row before masking */
@@ -135,6 +133,17 @@ void free_irq(unsigned irq, void *data)
 	spin_unlock_irqrestore(&irq_lock, flags);
 }
 
+const char *irq_handler_name(unsigned irq, unsigned i)
+{
+	struct irq_action *a;
+
+	if (irq >= NR_IRQS)
+		return NULL;
+	for (a = irq_descs[irq].id_actions; a && i; a = a->ia_next)
+		i--;
+	return a ? a->ia_name : NULL;
+}
+
 u64 irq_count(unsigned irq)
 {
 	return irq < NR_IRQS ? irq_descs[irq].id_count : 0;
@@ -178,26 +187,3 @@ void irq_dispatch(unsigned irq, const struct trap_frame *tf)
 	if (chip && chip->eoi)
 		chip->eoi(irq);
 }
-
-static int cmd_irqs(int argc, char **argv)
-{
-	struct irq_action *a;
-	unsigned irq;
-
-	if (argc != 1)
-		return -EINVAL;
-	kprintf("IRQ  CHIP      COUNT  HANDLERS\n");
-	for (irq = 0; irq < NR_IRQS; irq++) {
-		struct irq_desc *d = &irq_descs[irq];
-
-		if (!d->id_actions && !d->id_count)
-			continue;
-		kprintf("%3u  %-8s %6llu ", irq, d->id_chip ? d->id_chip->name : "-",
-			(unsigned long long)d->id_count);
-		for (a = d->id_actions; a; a = a->ia_next)
-			kprintf(" %s", a->ia_name);
-		kprintf("\n");
-	}
-	return 0;
-}
-SHELL_COMMAND("irqs", cmd_irqs, "irqs", "interrupt lines, counts and handlers");

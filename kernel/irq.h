@@ -33,6 +33,8 @@ const struct trap_frame *get_irq_regs(void);
 
 /* Count of interrupts taken on a line, for the shell's irq listing. */
 u64 irq_count(unsigned irq);
+/* The name the i-th handler on a line registered with, or NULL past the last. */
+const char *irq_handler_name(unsigned irq, unsigned i);
 /* Bumped by every interrupt dispatched: a poller's way to see one came. */
 extern u32 irq_seq;
 

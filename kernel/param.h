@@ -38,6 +38,8 @@ int param_set_str(const char *val, void *arg);	/* const char *: points into the 
 
 /* The whole command line as the boot loader gave it. */
 const char *cmdline_get(void);
+/* Every parameter the kernel takes, as the linker gathered them. */
+extern const struct kernel_param __params_start[], __params_end[];
 /* Boot: split the saved command line and apply every option it names. */
 void cmdline_parse(void);
 

@@ -13,7 +13,6 @@
 #include "kernel/printk.h"
 #include "kernel/console.h"
 #include "kernel/spinlock.h"
-#include "kernel/shell.h"
 #include "kernel/errno.h"
 
 #define DEBUG_EXIT_PORT		0xF4
@@ -82,25 +81,3 @@ void machine_reboot(void)
 	__asm__ __volatile__("lidt %0; int3" :: "m"(null_idt));
 	halt_forever();
 }
-
-static int cmd_poweroff(int argc, char **argv)
-{
-	if (argc != 1)
-		return -EINVAL;
-	machine_exit(0);
-}
-SHELL_COMMAND("poweroff", cmd_poweroff, "poweroff", "flush disks and stop the machine (QEMU exits)");
-
-static int cmd_exit(int argc, char **argv)
-{
-	return cmd_poweroff(argc, argv);
-}
-SHELL_COMMAND("exit", cmd_exit, "exit", "same as poweroff");
-
-static int cmd_reboot(int argc, char **argv)
-{
-	if (argc != 1)
-		return -EINVAL;
-	machine_reboot();
-}
-SHELL_COMMAND("reboot", cmd_reboot, "reboot", "flush disks and restart the machine");

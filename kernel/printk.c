@@ -14,12 +14,10 @@
 #include "kernel/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/param.h"
-#include "kernel/shell.h"
 #include "kernel/time.h"
 #include "kernel/errno.h"
 #include "lib/string.h"
 
-#define LOG_BUF_SIZE	(64 * 1024)	/* bytes of log kept for dmesg */
 #define LINE_MAX	512		/* one printk call, formatted */
 #define DEFAULT_LEVEL	6		/* KERN_INFO */
 
@@ -89,11 +87,7 @@ int printk(const char *fmt, ...)
 	return n;
 }
 
-/*
- * Copy the log out, oldest first, skipping a partial first line when the
- * ring has wrapped.  Returns bytes copied.
- */
-static size_t log_read(char *dst, size_t size)
+size_t log_read(char *dst, size_t size)
 {
 	unsigned long flags;
 	u64 start, end, i;
@@ -112,17 +106,3 @@ static size_t log_read(char *dst, size_t size)
 	spin_unlock_irqrestore(&log_lock, flags);
 	return n;
 }
-
-static char dmesg_copy[LOG_BUF_SIZE];
-
-static int cmd_dmesg(int argc, char **argv)
-{
-	size_t n;
-
-	if (argc != 1)
-		return -EINVAL;
-	n = log_read(dmesg_copy, sizeof(dmesg_copy));
-	console_write(dmesg_copy, n);
-	return 0;
-}
-SHELL_COMMAND("dmesg", cmd_dmesg, "dmesg", "print the kernel log");

@@ -24,6 +24,14 @@
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
 
+#define LOG_BUF_SIZE	(64 * 1024)	/* bytes of log kept for dmesg */
+
+/*
+ * Copy the log out, oldest first, skipping a partial first line when the
+ * ring has wrapped.  Returns bytes copied (at most size).
+ */
+size_t log_read(char *dst, size_t size);
+
 #define pr_emerg(fmt, ...)	printk(KERN_EMERG fmt, ##__VA_ARGS__)
 #define pr_err(fmt, ...)	printk(KERN_ERR fmt, ##__VA_ARGS__)
 #define pr_warn(fmt, ...)	printk(KERN_WARNING fmt, ##__VA_ARGS__)

@@ -2,10 +2,11 @@
  * The sampling profiler behind `profile CMD [ARG...]` (kernel/profile.h).
  *
  * The tick handler stores the interrupted EIP in a preallocated array: no
- * locks and no lookups in interrupt context.  The command turns sampling
- * on, runs CMD through the shell, turns it off, then sorts the samples by
- * address so that each function's samples are adjacent, counts them per
- * symbol, and prints the functions by count.  At HZ ticks per second the
+ * locks and no lookups in interrupt context.  The command (profile_cmds.c)
+ * turns sampling on, runs CMD through the shell and turns it off; the
+ * report then sorts the samples by address so that each function's
+ * samples are adjacent, counts them per symbol, and prints the functions
+ * by count.  At HZ ticks per second the
  * resolution is one millisecond; a run of a few seconds gives thousands of
  * samples, enough to see where the time goes.
  *
@@ -28,7 +29,6 @@
 #include "kernel/idle.h"
 #include "kernel/ksyms.h"
 #include "kernel/console.h"
-#include "kernel/shell.h"
 #include "kernel/time.h"
 #include "kernel/mm/vmap.h"
 #include "lib/sort.h"
@@ -43,6 +43,7 @@
 /* Written by the tick (interrupts off) while prof_on; read after it is off. */
 static u32 *prof_buf;
 static u32 prof_n, prof_lost;
+static u64 prof_t0;			/* ktime_ns() at profile_start */
 static volatile bool prof_on;
 
 static bool in_text(u32 pc)
@@ -102,6 +103,7 @@ static u32 group_by_function(const u32 *pc, u32 n, struct prof_fn *fns)
 	return nfns;
 }
 
+/* Print the busiest functions among the first n samples. */
 static void report(u32 n, u64 ns)
 {
 	struct prof_fn *fns;
@@ -127,49 +129,21 @@ static void report(u32 n, u64 ns)
 	vfree(fns);
 }
 
-/* Join argv back into one command line, quoting words that hold blanks. */
-static int join_words(int argc, char **argv, char *line, size_t size)
+int profile_start(void)
 {
-	size_t len = 0;
-	int i;
-
-	line[0] = '\0';
-	for (i = 0; i < argc; i++) {
-		bool quote = strchr(argv[i], ' ') || strchr(argv[i], '\t');
-		size_t need = strlen(argv[i]) + (quote ? 2 : 0) + 1;
-
-		if (len + need >= size)
-			return -E2BIG;
-		len += snprintf(line + len, size - len, "%s%s%s%s", i ? " " : "",
-				quote ? "\"" : "", argv[i], quote ? "\"" : "");
-	}
-	return 0;
-}
-
-static int cmd_profile(int argc, char **argv)
-{
-	char line[SHELL_LINE_MAX];
-	u64 t0, ns;
-	int err;
-
-	if (argc < 2 || !strcmp(argv[1], "profile"))
-		return -EINVAL;
-	err = join_words(argc - 1, argv + 1, line, sizeof(line));
-	if (err)
-		return err;
 	prof_buf = vmalloc(PROFILE_MAX_SAMPLES * sizeof(*prof_buf));
 	if (!prof_buf)
 		return -ENOMEM;
 	prof_n = prof_lost = 0;
-	t0 = ktime_ns();
+	prof_t0 = ktime_ns();
 	prof_on = true;
-	err = shell_exec(line);
+	return 0;
+}
+
+void profile_stop(void)
+{
 	prof_on = false;
-	ns = ktime_ns() - t0;
-	report(prof_n, ns);
+	report(prof_n, ktime_ns() - prof_t0);
 	vfree(prof_buf);
 	prof_buf = NULL;
-	return err < 0 ? -ECANCELED : 0;
 }
-SHELL_COMMAND("profile", cmd_profile, "profile CMD [ARG...]",
-	      "run a command and show where the CPU spent its time (sampled each tick)");

@@ -14,4 +14,9 @@
 /* Called by the tick with the interrupted instruction pointer. */
 void profile_tick(u32 pc);
 
+/* Start sampling into a fresh buffer.  0, or -ENOMEM. */
+int profile_start(void);
+/* Stop sampling, print the busiest functions, free the buffer. */
+void profile_stop(void);
+
 #endif

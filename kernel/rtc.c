@@ -9,8 +9,6 @@
 #include "kernel/spinlock.h"
 #include "kernel/errno.h"
 #include "kernel/init.h"
-#include "kernel/shell.h"
-#include "kernel/console.h"
 #include "kernel/printk.h"
 
 #define CMOS_INDEX	0x70
@@ -156,12 +154,11 @@ static int rtc_init(void)
 }
 core_initcall(rtc_init);
 
-static int cmd_date(int argc, char **argv)
+void rtc_time_from_unix(u64 s, struct rtc_time *t)
 {
-	u64 s = wallclock_unix();
 	s64 days = (s64)(s / 86400);
 	unsigned sod = (unsigned)(s % 86400);
-	/* civil_from_days, the inverse of the above */
+	/* civil_from_days, the inverse of rtc_time_to_unix's days_from_civil */
 	s64 z = days + 719468;
 	s64 era = (z >= 0 ? z : z - 146096) / 146097;
 	unsigned doe = (unsigned)(z - era * 146097);
@@ -172,10 +169,10 @@ static int cmd_date(int argc, char **argv)
 	unsigned m = mp < 10 ? mp + 3 : mp - 9;
 	s64 y = (s64)yoe + era * 400 + (m <= 2);
 
-	if (argc != 1)
-		return -EINVAL;
-	kprintf("%04lld-%02u-%02u %02u:%02u:%02u UTC\n", (long long)y, m, d,
-		sod / 3600, sod / 60 % 60, sod % 60);
-	return 0;
+	t->year = (u16)y;
+	t->mon = (u8)m;
+	t->mday = (u8)d;
+	t->hour = (u8)(sod / 3600);
+	t->min = (u8)(sod / 60 % 60);
+	t->sec = (u8)(sod % 60);
 }
-SHELL_COMMAND("date", cmd_date, "date", "the wall-clock time (from the CMOS clock)");

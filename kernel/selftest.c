@@ -8,12 +8,10 @@
 #include "kernel/console.h"
 #include "kernel/printk.h"
 #include "kernel/param.h"
-#include "kernel/shell.h"
 #include "kernel/time.h"
 #include "kernel/errno.h"
 #include "lib/string.h"
 
-extern const struct selftest __selftests_start[], __selftests_end[];
 
 static char fail_reason[200];
 
@@ -59,19 +57,3 @@ int selftest_run(const char *pattern)
 	kprintf("selftest: %d passed, %d failed\n", n - failed, n ? failed : 1);
 	return n ? failed : 1;
 }
-
-static int cmd_selftest(int argc, char **argv)
-{
-	const struct selftest *t;
-
-	if (argc == 2 && !strcmp(argv[1], "-l")) {
-		for (t = __selftests_start; t < __selftests_end; t++)
-			kprintf("%s\n", t->st_name);
-		return 0;
-	}
-	if (argc != 2)
-		return -EINVAL;
-	return selftest_run(argv[1]) ? -ECANCELED : 0;
-}
-SHELL_COMMAND("selftest", cmd_selftest, "selftest PATTERN | selftest -l",
-	      "run the self-tests whose names match PATTERN (a glob), or list them");

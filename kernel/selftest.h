@@ -38,6 +38,8 @@ int st_fail(const char *fmt, ...) __printf(1, 2);
 
 /* Run matching tests; returns the number that failed. */
 int selftest_run(const char *pattern);
+/* Every registered self-test, as the linker gathered them. */
+extern const struct selftest __selftests_start[], __selftests_end[];
 
 /*
  * For tests that expect a CPU exception (a write to kernel text, a NULL

@@ -19,8 +19,6 @@
 #include "kernel/profile.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
-#include "kernel/shell.h"
-#include "kernel/console.h"
 #include "kernel/errno.h"
 
 #define PIT_HZ		1193182		/* input clock, Hz */
@@ -210,15 +208,3 @@ void time_init(void)
 	if (request_irq(0, pit_interrupt, NULL, "timer"))
 		panic("time: cannot get IRQ 0");
 }
-
-static int cmd_uptime(int argc, char **argv)
-{
-	u64 ms = ktime_ms();
-
-	if (argc != 1)
-		return -EINVAL;
-	kprintf("up %llu.%03llu s, %llu ticks\n", ms / 1000, ms % 1000,
-		(unsigned long long)get_jiffies_64());
-	return 0;
-}
-SHELL_COMMAND("uptime", cmd_uptime, "uptime", "time since boot");

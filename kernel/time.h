@@ -49,6 +49,8 @@ struct rtc_time {
 int rtc_read(struct rtc_time *t);
 /* Seconds since 1970 (UTC, as the CMOS clock keeps it on PCs under Linux). */
 u64 rtc_time_to_unix(const struct rtc_time *t);
+/* The inverse: the civil date and time (UTC) of s seconds since 1970. */
+void rtc_time_from_unix(u64 s, struct rtc_time *t);
 /* The wall clock now: boot-time RTC plus monotonic time since. */
 u64 wallclock_unix(void);
 
