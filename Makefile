@@ -134,4 +134,8 @@ deps:
 clean:
 	rm -rf $(BUILD)
 
+# `make -s print-VAR` shows a variable (tests/host/registry.sh builds with UNIT_BLOCK_CORE).
+print-%:
+	@echo $($*)
+
 -include $(KOBJS:.o=.d)

@@ -1,9 +1,13 @@
 /*
- * Byte-addressed synchronous I/O on block devices (block/blkdev_io.h).
+ * Synchronous byte-range I/O on block devices: the block layer's one
+ * "read or write some sectors and wait" helper.  Contract: block/blkdev_io.h.
  *
- * The middle of a request that covers whole logical blocks goes straight
- * from the caller's buffer as bios as large as the device takes; the ends
- * go through a one-block bounce buffer, read-modify-write for writes.
+ * Layer: block core, above submit_bio().  The middle of a range that
+ * covers whole logical blocks goes straight from the caller's buffer as
+ * bios as large as the device takes (blkdev_rw_linear); the ends go
+ * through a one-block bounce buffer, read-modify-write for writes.  Each
+ * bio is waited for with submit_bio_wait(), which unplugs the queue, so
+ * nothing here waits for the unplug timer.
  */
 #include "block/blkdev_io.h"
 #include "block/bdev.h"
@@ -26,7 +30,13 @@ static u32 lblock(struct block_device *bdev)
 	return lbs ? lbs : SECTOR_SIZE;
 }
 
-int blkdev_rw_linear(struct block_device *bdev, void *buf, size_t len, u64 off, bool write)
+/*
+ * Whole logical blocks (len and off their multiples) straight between
+ * lowmem memory and the device, as large bios one after the other.
+ * 0, or a negative errno.
+ */
+static int blkdev_rw_linear(struct block_device *bdev, void *buf, size_t len, u64 off,
+			    bool write)
 {
 	u8 *p = buf;
 
