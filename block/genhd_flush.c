@@ -79,10 +79,11 @@ static int disk_flush_cache(struct gendisk *disk)
 	}
 	spin_lock_init(&w->fw_lock, "disk_flush");
 	init_completion(&w->fw_done);
-	bio->bi_rw = REQ_WRITE | REQ_PREFLUSH | REQ_SYNC;
+	bio->bi_rw = REQ_WRITE | REQ_PREFLUSH;
 	bio->bi_private = w;
 	bio->bi_end_io = disk_flush_end;
 	blk_queue_submit_bio(q, bio);
+	blk_unplug(q);			/* about to sleep on it: block/blkdev.h */
 	wait_for_completion_timeout(&w->fw_done, ms);
 	spin_lock_irqsave(&w->fw_lock, flags);
 	abandoned = w->fw_abandoned = !w->fw_ended;
