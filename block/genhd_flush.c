@@ -1,9 +1,11 @@
 /*
- * Write caches at shutdown (HARDWARE.md item 14): before power-off or
- * reboot every disk whose queue declares a volatile write cache
- * (blk_queue_flush with BLK_FLUSH_CACHE) is sent one cache flush, so that
- * nothing a drive acknowledged is lost with the power.  One hook for all
- * disk drivers, over the gendisk registry.
+ * Write caches at shutdown: a drive may acknowledge a write while the
+ * data is still in its volatile write cache, and only FLUSH CACHE /
+ * FLUSH CACHE EXT (ATA8-ACS 7.14 and 7.15) promise it is on the media.
+ * So before power-off or reboot every disk whose queue declares a
+ * volatile write cache (blk_queue_flush with BLK_FLUSH_CACHE) is sent
+ * one cache flush, so that nothing a drive acknowledged is lost with the
+ * power.  One hook for all disk drivers, over the gendisk registry.
  *
  * The hook is registered at subsys_initcall time, before the filesystems'
  * (fs_initcall), and hooks run last-registered first: filesystems are
