@@ -15,7 +15,6 @@
 #include "block/genhd.h"
 #include "kernel/errno.h"
 #include "kernel/mm/page.h"
-#include "kernel/mm/slab.h"
 #include "lib/string.h"
 
 u64 blkdev_size(struct block_device *bdev)
@@ -103,7 +102,7 @@ static long blkdev_rw(struct block_device *bdev, u8 *buf, size_t len, u64 off, b
 		len = (size_t)(size - off);
 	total = len;
 	if ((off | len) & (lbs - 1)) {
-		bounce = kmalloc(lbs, GFP_KERNEL);
+		bounce = get_free_pages(GFP_KERNEL, 0);	/* lowmem; lbs <= PAGE_SIZE */
 		if (!bounce)
 			return -ENOMEM;
 	}
@@ -131,7 +130,8 @@ static long blkdev_rw(struct block_device *bdev, u8 *buf, size_t len, u64 off, b
 	if (len)				/* tail */
 		err = rw_partial(bdev, bounce, lbs, off, 0, buf, (u32)len, write);
 out:
-	kfree(bounce);
+	if (bounce)
+		free_pages(bounce, 0);
 	ret = err ? err : (long)total;
 	return ret;
 }
