@@ -1,6 +1,6 @@
 /*
- * Host tests of the request queue core (block/blk-core.c and friends)
- * against the RAM test device: merging into requests at the size limit,
+ * Host tests of the request queue core (block/blk-core.c, blk-plug.c,
+ * blk-request.c and friends) against the RAM test device: merging into requests at the size limit,
  * front and gap-filling merges, plugging, splits with data verified,
  * partial completion, the request pool running dry, requeue and
  * stop/start, prep_rq_fn, timeouts with bounded retries, submission
