@@ -25,8 +25,6 @@
 #include "kernel/errno.h"
 #include "kernel/time.h"
 
-static void blk_unplug_timeout(struct timer_list *t);
-
 /* Queue lock held: may request_fn be called now? */
 bool blk_queue_runnable(const struct request_queue *q)
 {
@@ -86,7 +84,10 @@ void __blk_unplug(struct request_queue *q)
 	__blk_run_queue(q);
 }
 
-/* Release a plugged queue now (the end of a batch of submissions). */
+/*
+ * Release a plugged queue now: the end of a batch of submissions, and
+ * what whoever is about to sleep on I/O must call first (blkdev.h).
+ */
 void blk_unplug(struct request_queue *q)
 {
 	unsigned long flags;
