@@ -130,7 +130,8 @@ static int bench_wait(struct bench_slot *s)
 /* Synchronous I/O from slot 0; 0 or the error. */
 static int bench_rw(struct bench_ctx *c, u32 bs, u64 off, u32 rw)
 {
-	bench_submit(c, &c->c_slots[0], bs, off, rw | REQ_SYNC);
+	bench_submit(c, &c->c_slots[0], bs, off, rw);
+	blk_unplug(c->c_q);		/* about to wait: block/blkdev.h */
 	return bench_wait(&c->c_slots[0]);
 }
 

@@ -43,8 +43,35 @@ struct bio_set {
 
 static struct bio_set bio_set;
 
+/* Free whatever part of the bio set exists; NULL members are skipped. */
+static void bio_free_pools(void)
+{
+	unsigned i;
+
+	for (i = 0; i < NR_BVEC_POOLS; i++) {
+		if (bio_set.bs_bvec_pool[i])
+			mempool_destroy(bio_set.bs_bvec_pool[i]);
+		if (bio_set.bs_bvec_cache[i])
+			kmem_cache_destroy(bio_set.bs_bvec_cache[i]);
+	}
+	if (bio_set.bs_bio_pool)
+		mempool_destroy(bio_set.bs_bio_pool);
+	if (bio_set.bs_bio_cache)
+		kmem_cache_destroy(bio_set.bs_bio_cache);
+	memset(&bio_set, 0, sizeof(bio_set));
+}
+
 /**
- * bio_init_pools - create the bio and vector pools; once, at boot.
+ * bio_init_pools - create the bio and vector pools, all or nothing.
+ *
+ * Runs once as an initcall; callers that need the pools earlier (host
+ * tests, a driver probed before subsys initcalls) may call it again.
+ * Once it has succeeded, a call does nothing and returns 0.  A failure
+ * frees whatever part it made, so the next call starts afresh and the
+ * pools are never half there.  The bio pool is created last: its
+ * presence means the whole set exists.
+ *
+ * Context: process context, before any bio_alloc().
  * Return: 0 or -ENOMEM.
  */
 int bio_init_pools(void)
@@ -54,28 +81,28 @@ int bio_init_pools(void)
 
 	if (bio_set.bs_bio_pool)
 		return 0;
-	bio_set.bs_bio_cache = kmem_cache_create("bio",
-		sizeof(struct bio) + BIO_INLINE_VECS * sizeof(struct bio_vec), 8);
-	if (!bio_set.bs_bio_cache)
-		goto fail;
-	bio_set.bs_bio_pool = mempool_create_slab_pool(BIO_POOL_MIN, bio_set.bs_bio_cache);
-	if (!bio_set.bs_bio_pool)
-		goto fail;
 	for (i = 0; i < NR_BVEC_POOLS; i++) {
 		snprintf(name, sizeof(name), "biovec-%u", bvec_pool_sizes[i]);
 		bio_set.bs_bvec_cache[i] = kmem_cache_create(name,
 			bvec_pool_sizes[i] * sizeof(struct bio_vec), 8);
 		if (!bio_set.bs_bvec_cache[i])
-			goto fail;
+			goto free_pools;
 		bio_set.bs_bvec_pool[i] = mempool_create_slab_pool(BVEC_POOL_MIN,
 							bio_set.bs_bvec_cache[i]);
 		if (!bio_set.bs_bvec_pool[i])
-			goto fail;
+			goto free_pools;
 	}
+	bio_set.bs_bio_cache = kmem_cache_create("bio",
+		sizeof(struct bio) + BIO_INLINE_VECS * sizeof(struct bio_vec), 8);
+	if (!bio_set.bs_bio_cache)
+		goto free_pools;
+	bio_set.bs_bio_pool = mempool_create_slab_pool(BIO_POOL_MIN, bio_set.bs_bio_cache);
+	if (!bio_set.bs_bio_pool)
+		goto free_pools;
 	return 0;
 
-fail:
-	/* Boot-time only: what was made stays, a second call retries the rest. */
+free_pools:
+	bio_free_pools();
 	pr_err("bio: cannot create the bio pools\n");
 	return -ENOMEM;
 }

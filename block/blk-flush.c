@@ -143,7 +143,7 @@ static void flush_kick(struct request_queue *q)
 	if (fq->fq_data_in_flight && ktime_ms() - fq->fq_pending_since < BLK_FLUSH_PENDING_MS)
 		return;
 	blk_rq_init(q, f);
-	f->rq_cmd_flags = REQ_WRITE | REQ_PREFLUSH | REQ_SYNC;
+	f->rq_cmd_flags = REQ_WRITE | REQ_PREFLUSH;
 	f->rq_state = RQF_FLUSH_SEQ;
 	f->rq_end_io = flush_end_io;
 	fq->fq_pending_idx ^= 1;	/* the pending list is now the running one */

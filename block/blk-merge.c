@@ -247,7 +247,6 @@ bool blk_try_back_merge(struct request_queue *q, struct request *rq, struct bio 
 	bio->bi_next = NULL;
 	rq->rq_data_len += bio->bi_iter.bi_size;
 	rq->rq_nr_phys_segments += segs;
-	rq->rq_cmd_flags |= bio->bi_rw & REQ_SYNC;
 	q->q_stats.st_merges[rq_data_dir(rq)]++;
 	__blk_trace(q, BLK_TA_BACKMERGE, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
 		    bio->bi_rw, 0);
@@ -273,7 +272,6 @@ bool blk_try_front_merge(struct request_queue *q, struct request *rq, struct bio
 	rq->rq_sector = bio->bi_iter.bi_sector;
 	rq->rq_data_len += bio->bi_iter.bi_size;
 	rq->rq_nr_phys_segments += segs;
-	rq->rq_cmd_flags |= bio->bi_rw & REQ_SYNC;
 	q->q_stats.st_merges[rq_data_dir(rq)]++;
 	__blk_trace(q, BLK_TA_FRONTMERGE, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
 		    bio->bi_rw, 0);
@@ -298,7 +296,6 @@ bool blk_attempt_req_merge(struct request_queue *q, struct request *rq, struct r
 	rq->rq_biotail = next->rq_biotail;
 	rq->rq_data_len += next->rq_data_len;
 	rq->rq_nr_phys_segments += next->rq_nr_phys_segments;
-	rq->rq_cmd_flags |= next->rq_cmd_flags & REQ_SYNC;
 	if (next->rq_start_ns < rq->rq_start_ns)
 		rq->rq_start_ns = next->rq_start_ns;
 	next->rq_bio = next->rq_biotail = NULL;

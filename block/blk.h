@@ -1,6 +1,6 @@
 /*
  * Block-core internals shared by the files of block/, not by drivers:
- * request pool management and the queue list.  Drivers and filesystems
+ * tracing, the request pool and plugging.  Drivers and filesystems
  * include block/blkdev.h and block/bio.h only.
  */
 #ifndef BLOCK_BLK_H
@@ -17,11 +17,19 @@ static inline void __blk_trace(struct request_queue *q, enum blk_trace_act act, 
 		blk_trace_record(q->q_trace, act, sector, bytes, rw, arg);
 }
 
-/* blk-core.c: give a request back to its pool.  Queue lock held. */
+/* blk-request.c: a request from the pool, or ERR_PTR(-ENOMEM / -EIO).  Queue lock held. */
+struct request *blk_get_request(struct request_queue *q, unsigned long *flags);
+/* blk-request.c: give a request back to its pool.  Queue lock held. */
 void __blk_put_request(struct request_queue *q, struct request *rq);
-/* blk-core.c: a request for a data-less command (flush).  Queue lock held. */
+/* blk-request.c: a request for a data-less command (flush).  Queue lock held. */
 void blk_rq_init(struct request_queue *q, struct request *rq);
-/* blk-core.c: the driver may be called now (not stopped, not plugged). */
+
+/* blk-plug.c: the plugging state of a new queue. */
+void blk_plug_init(struct request_queue *q);
+/* blk-plug.c: the driver may be called now (not stopped, not plugged). */
 bool blk_queue_runnable(const struct request_queue *q);
+/* blk-plug.c: hold I/O back / release it and run the driver.  Queue lock held. */
+void blk_plug_device(struct request_queue *q);
+void __blk_unplug(struct request_queue *q);
 
 #endif

@@ -209,6 +209,8 @@ struct request_queue {
 	u32			q_nr_requests;		/* [I] pool size */
 	u32			q_rq_in_use;		/* [q] */
 	u32			q_rq_waiters;		/* [q] submitters waiting for one */
+	u32			q_rq_fails;		/* [q] I/Os failed for want of one */
+	u64			q_rq_fail_log_ms;	/* [q] when that was last logged */
 
 	struct timer_list	q_unplug_timer;		/* [q] */
 	u32			q_unplug_thresh;	/* [q] requests */
@@ -252,9 +254,22 @@ void blk_cleanup_queue(struct request_queue *q);
 struct request_queue *blk_queue_find(const char *name);
 struct request_queue *blk_queue_next(struct request_queue *prev);
 void blk_queue_bio(struct request_queue *q, struct bio *bio);
+
+/*
+ * blk-plug.c.  The plugging rule (Linux 2.6): whoever is about to sleep
+ * waiting for I/O it submitted unplugs the queue first, with
+ * blk_unplug() -- submit_bio_wait() does, and so must any other waiter
+ * (the buffer cache, self-tests, benchmarks).  Nothing else releases a
+ * plug early but BLK_UNPLUG_THRESH waiting requests and flush sequences;
+ * otherwise the unplug timer does, after q_unplug_delay_ms.  A bio's
+ * flags never unplug.
+ */
 void blk_unplug(struct request_queue *q);
 void __blk_run_queue(struct request_queue *q);
 void blk_run_queue(struct request_queue *q);
+int blk_drain_queue(struct request_queue *q, u32 timeout_ms);
+
+/* blk-request.c */
 struct request *blk_peek_request(struct request_queue *q);
 void blk_start_request(struct request *rq);
 struct request *blk_fetch_request(struct request_queue *q);
@@ -266,7 +281,6 @@ bool __blk_end_request(struct request *rq, int error, u32 nr_bytes);
 void blk_end_request_all(struct request *rq, int error);
 void __blk_end_request_all(struct request *rq, int error);
 void __blk_insert_request(struct request_queue *q, struct request *rq, bool at_head);
-int blk_drain_queue(struct request_queue *q, u32 timeout_ms);
 
 /* blk-timeout.c */
 void blk_add_timer(struct request *rq);

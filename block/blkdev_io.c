@@ -1,9 +1,13 @@
 /*
- * Byte-addressed synchronous I/O on block devices (block/blkdev_io.h).
+ * Synchronous byte-range I/O on block devices: the block layer's one
+ * "read or write some sectors and wait" helper.  Contract: block/blkdev_io.h.
  *
- * The middle of a request that covers whole logical blocks goes straight
- * from the caller's buffer as bios as large as the device takes; the ends
- * go through a one-block bounce buffer, read-modify-write for writes.
+ * Layer: block core, above submit_bio().  The middle of a range that
+ * covers whole logical blocks goes straight from the caller's buffer as
+ * bios as large as the device takes (blkdev_rw_linear); the ends go
+ * through a one-block bounce buffer, read-modify-write for writes.  Each
+ * bio is waited for with submit_bio_wait(), which unplugs the queue, so
+ * nothing here waits for the unplug timer.
  */
 #include "block/blkdev_io.h"
 #include "block/bdev.h"
@@ -11,7 +15,6 @@
 #include "block/genhd.h"
 #include "kernel/errno.h"
 #include "kernel/mm/page.h"
-#include "kernel/mm/slab.h"
 #include "lib/string.h"
 
 u64 blkdev_size(struct block_device *bdev)
@@ -26,7 +29,13 @@ static u32 lblock(struct block_device *bdev)
 	return lbs ? lbs : SECTOR_SIZE;
 }
 
-int blkdev_rw_linear(struct block_device *bdev, void *buf, size_t len, u64 off, bool write)
+/*
+ * Whole logical blocks (len and off their multiples) straight between
+ * lowmem memory and the device, as large bios one after the other.
+ * 0, or a negative errno.
+ */
+static int blkdev_rw_linear(struct block_device *bdev, void *buf, size_t len, u64 off,
+			    bool write)
 {
 	u8 *p = buf;
 
@@ -93,7 +102,7 @@ static long blkdev_rw(struct block_device *bdev, u8 *buf, size_t len, u64 off, b
 		len = (size_t)(size - off);
 	total = len;
 	if ((off | len) & (lbs - 1)) {
-		bounce = kmalloc(lbs, GFP_KERNEL);
+		bounce = get_free_pages(GFP_KERNEL, 0);	/* lowmem; lbs <= PAGE_SIZE */
 		if (!bounce)
 			return -ENOMEM;
 	}
@@ -121,7 +130,8 @@ static long blkdev_rw(struct block_device *bdev, u8 *buf, size_t len, u64 off, b
 	if (len)				/* tail */
 		err = rw_partial(bdev, bounce, lbs, off, 0, buf, (u32)len, write);
 out:
-	kfree(bounce);
+	if (bounce)
+		free_pages(bounce, 0);
 	ret = err ? err : (long)total;
 	return ret;
 }

@@ -3,8 +3,8 @@
  * and dispatching through the queue's scheduler, and switching the
  * scheduler of a live queue.
  *
- * Layer: between blk-core.c (which calls the elv_* functions with the
- * queue lock held) and the schedulers (noop-iosched.c, deadline-iosched.c,
+ * Layer: between blk-core.c and blk-request.c (which call the elv_*
+ * functions with the queue lock held) and the schedulers (noop-iosched.c, deadline-iosched.c,
  * which see only their ops).  Every request waiting in a scheduler is in
  * two hashes: by end sector (a bio starting there back-merges) and by
  * start sector (a bio ending there front-merges).  After a merge the grown

@@ -77,7 +77,7 @@ const char *elv_default_name(void);
 int elv_tunable_get(struct request_queue *q, const char *name, u32 *val);
 int elv_tunable_set(struct request_queue *q, const char *name, u32 val);
 
-/* Queue-lock held, core use (blk-core.c). */
+/* Queue-lock held, core use (blk-core.c, blk-request.c). */
 bool elv_bio_merge(struct request_queue *q, struct bio *bio);
 void elv_add_request(struct request_queue *q, struct request *rq);
 struct request *elv_next_request(struct request_queue *q);

@@ -3,12 +3,11 @@
  * partition scanning at add_disk and on request, and the writable= policy.
  * Block devices themselves live in bdev.c.  Contract: block/genhd.h.
  *
- * Scanning reads through genhd_read_block(), the one seam to the I/O path
- * (a bio through the disk's queue, blk_read_disk_block in genhd_read.c,
- * unless the disk brings its own gd_read_block), into a fresh table and
- * fresh partition devices built without the lock; only the swap of old
- * for new happens under it, and only while no partition of the disk is
- * open.
+ * Scanning reads the disk like any other user of it, with blkdev_pread()
+ * on the whole-disk block_device (gd_part0, which add_disk creates before
+ * it scans), into a fresh table and fresh partition devices built without
+ * the lock; only the swap of old for new happens under it, and only while
+ * no partition of the disk is open.
  *
  * The extended container of a dos table gets a device that covers just its
  * first logical block, as in Linux: enough to read the EBR, too little to
@@ -18,7 +17,9 @@
  * held across I/O or a driver hook.
  */
 #include "block/genhd_priv.h"
+#include "block/blkdev_io.h"
 #include "kernel/errno.h"
+#include "kernel/mm/page.h"
 #include "kernel/mm/slab.h"
 #include "kernel/param.h"
 #include "kernel/printk.h"
@@ -269,16 +270,21 @@ bool disk_is_ro(struct gendisk *disk)
 /* -- partition scanning -- */
 
 /*
- * The partition scan's only way to the disk: the driver's own reader if
- * it set one (tests, or a device without a queue), else a bio.
+ * The partition scan's way to the disk (pp_read): logical block lba of
+ * the whole disk into buf (pp_buf, lowmem), through its queue like any
+ * other read.  0 or -errno; a block past the end is -EIO.
  */
 static int genhd_read_block(void *ctx, u64 lba, void *buf)
 {
 	struct gendisk *disk = ctx;
+	u32 bs = disk->gd_logical_block_size;
+	long got;
 
-	if (disk->gd_read_block)
-		return disk->gd_read_block(disk, lba, buf);
-	return blk_read_disk_block(disk, lba, buf);
+	KASSERT(disk->gd_part0);
+	got = blkdev_pread(disk->gd_part0, buf, bs, lba * bs);
+	if (got < 0)
+		return (int)got;
+	return got == (long)bs ? 0 : -EIO;
 }
 
 /* A scanned table and its partition devices, not yet published. */
@@ -298,7 +304,8 @@ static void genhd_scan_free(struct gendisk *disk, struct genhd_scan *s)
 	}
 	kfree(s->gs_bdevs);
 	kfree(s->gs_pp.pp_entries);
-	kfree(s->gs_pp.pp_buf);
+	if (s->gs_pp.pp_buf)
+		free_pages(s->gs_pp.pp_buf, 0);
 }
 
 /*
@@ -344,7 +351,7 @@ static int genhd_scan_read(struct gendisk *disk, struct genhd_scan *s)
 		return 0;
 	s->gs_bdevs = kcalloc(limit + 1, sizeof(*s->gs_bdevs), GFP_KERNEL);
 	pp->pp_entries = kcalloc(limit, sizeof(*pp->pp_entries), GFP_KERNEL);
-	pp->pp_buf = kmalloc(bs, GFP_KERNEL);
+	pp->pp_buf = get_free_pages(GFP_KERNEL, 0);	/* lowmem, >= one block: blkdev_io.h */
 	if (!s->gs_bdevs || !pp->pp_entries || !pp->pp_buf)
 		goto nomem;
 	pp->pp_name = disk->gd_name;

@@ -64,14 +64,6 @@ struct block_device_operations {
 	int	(*bdo_revalidate_disk)(struct gendisk *disk);
 };
 
-/*
- * How the partition scan reads one logical block: through the disk's
- * queue as a bio (blk_read_disk_block, block/genhd_read.c), unless whoever
- * adds the disk sets gd_read_block (host tests, queue-less devices).
- */
-typedef int (*gendisk_read_fn)(struct gendisk *disk, u64 lba, void *buf);
-int blk_read_disk_block(struct gendisk *disk, u64 lba, void *buf);
-
 struct gendisk {
 	int		gd_major;			/* [I] */
 	int		gd_first_minor;			/* [I] */
@@ -81,7 +73,6 @@ struct gendisk {
 	const struct block_device_operations *gd_fops;	/* [I] */
 	struct request_queue *gd_queue;			/* [I] opaque here */
 	void		*gd_private_data;		/* [d] */
-	gendisk_read_fn	gd_read_block;			/* [I] see above */
 	u32		gd_logical_block_size;		/* [I] bytes: 512 (default) or 4096 */
 	u32		gd_physical_block_size;		/* [I] bytes; 0: the logical size */
 	u32		gd_alignment_offset;		/* [I] bytes from LBA 0 to a physical boundary */

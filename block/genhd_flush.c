@@ -1,9 +1,11 @@
 /*
- * Write caches at shutdown (HARDWARE.md item 14): before power-off or
- * reboot every disk whose queue declares a volatile write cache
- * (blk_queue_flush with BLK_FLUSH_CACHE) is sent one cache flush, so that
- * nothing a drive acknowledged is lost with the power.  One hook for all
- * disk drivers, over the gendisk registry.
+ * Write caches at shutdown: a drive may acknowledge a write while the
+ * data is still in its volatile write cache, and only FLUSH CACHE /
+ * FLUSH CACHE EXT (ATA8-ACS 7.14 and 7.15) promise it is on the media.
+ * So before power-off or reboot every disk whose queue declares a
+ * volatile write cache (blk_queue_flush with BLK_FLUSH_CACHE) is sent
+ * one cache flush, so that nothing a drive acknowledged is lost with the
+ * power.  One hook for all disk drivers, over the gendisk registry.
  *
  * The hook is registered at subsys_initcall time, before the filesystems'
  * (fs_initcall), and hooks run last-registered first: filesystems are
@@ -79,10 +81,11 @@ static int disk_flush_cache(struct gendisk *disk)
 	}
 	spin_lock_init(&w->fw_lock, "disk_flush");
 	init_completion(&w->fw_done);
-	bio->bi_rw = REQ_WRITE | REQ_PREFLUSH | REQ_SYNC;
+	bio->bi_rw = REQ_WRITE | REQ_PREFLUSH;
 	bio->bi_private = w;
 	bio->bi_end_io = disk_flush_end;
 	blk_queue_submit_bio(q, bio);
+	blk_unplug(q);			/* about to sleep on it: block/blkdev.h */
 	wait_for_completion_timeout(&w->fw_done, ms);
 	spin_lock_irqsave(&w->fw_lock, flags);
 	abandoned = w->fw_abandoned = !w->fw_ended;

@@ -6,20 +6,35 @@
  * PARTUUID lookup, the writable= default, claims, remap bounds, removal.
  */
 #include "block/bdev.h"
+#include "block/blkdev.h"
 #include "block/partitions/msdos.h"
 #include "kernel/errno.h"
+#include "kernel/mm/highmem.h"
 #include "kernel/mm/slab.h"
 #include "kernel/selftest.h"
 #include "lib/string.h"
 
 #define ST_BLOCKS	128	/* 64 KiB of 512-byte blocks */
 
-static int st_read(struct gendisk *disk, u64 lba, void *buf)
+/* The RAM disk's make_request: serve reads of img (q_queuedata) at once. */
+static void st_make_request(struct request_queue *q, struct bio *bio)
 {
-	if (lba >= ST_BLOCKS)
-		return -EIO;
-	memcpy(buf, (u8 *)disk->gd_private_data + lba * SECTOR_SIZE, SECTOR_SIZE);
-	return 0;
+	u64 pos = bio->bi_iter.bi_sector << SECTOR_SHIFT;
+	struct bvec_iter it;
+	struct bio_vec bv;
+	u8 *p;
+
+	if (bio_is_write(bio) || bio_end_sector(bio) > ST_BLOCKS) {
+		bio_endio(bio, -EIO);
+		return;
+	}
+	bio_for_each_segment(bv, bio, it) {
+		p = kmap_atomic(bv.bv_page);
+		memcpy(p + bv.bv_offset, (u8 *)q->q_queuedata + pos, bv.bv_len);
+		kunmap_atomic(p);
+		pos += bv.bv_len;
+	}
+	bio_endio(bio, 0);
 }
 
 static void st_mbr_set(u8 *img, u64 lba, int slot, u8 type, u32 start, u32 size)
@@ -87,6 +102,7 @@ put:
 static int st_genhd_ramdisk(void)
 {
 	const char *saved_policy = genhd_writable_get();
+	struct request_queue *q;
 	struct gendisk *disk;
 	struct block_device *b;
 	u8 *img;
@@ -99,7 +115,8 @@ static int st_genhd_ramdisk(void)
 	genhd_writable_set(NULL);
 	img = kzalloc(ST_BLOCKS * SECTOR_SIZE, GFP_KERNEL);
 	disk = alloc_disk(16);
-	if (!img || !disk) {
+	q = blk_alloc_queue("stram0");
+	if (!img || !disk || !q) {
 		ret = st_fail("out of memory");
 		goto free;
 	}
@@ -109,8 +126,9 @@ static int st_genhd_ramdisk(void)
 	st_mbr_set(img, 32, 0, 0x83, 4, 8);
 	str_copy(disk->gd_name, "stram0", sizeof(disk->gd_name));
 	disk->gd_major = major;
-	disk->gd_private_data = img;
-	disk->gd_read_block = st_read;
+	blk_queue_make_request(q, st_make_request);
+	q->q_queuedata = img;
+	disk->gd_queue = q;
 	set_capacity(disk, ST_BLOCKS);
 	ret = add_disk(disk);
 	if (ret) {
@@ -126,6 +144,8 @@ static int st_genhd_ramdisk(void)
 	}
 free:
 	put_disk(disk);
+	if (q)
+		blk_cleanup_queue(q);
 	kfree(img);
 	genhd_writable_set(saved_policy);
 	unregister_blkdev((unsigned int)major, "stram");

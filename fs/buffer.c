@@ -858,7 +858,10 @@ static int cached_rw(struct buffer_head *bh, u8 *buf, bool write)
 static int uncached_rw(struct block_device *bdev, u64 block, u32 n, u32 size,
 		       u8 *buf, bool write)
 {
-	int err = blkdev_rw_linear(bdev, buf, (size_t)n * size, block * size, write);
+	size_t len = (size_t)n * size;
+	long got = write ? blkdev_pwrite(bdev, buf, len, block * size) :
+			   blkdev_pread(bdev, buf, len, block * size);
+	int err = got < 0 ? (int)got : (got == (long)len ? 0 : -EIO);
 
 	if (!err)
 		cache.direct += n;

@@ -599,7 +599,6 @@ static int ahci_port_add_disk(struct ahci_port *ap)
 	disk->gd_fops = &ahci_disk_ops;
 	disk->gd_queue = ap->ap_queue;
 	disk->gd_private_data = ap;
-	disk->gd_read_block = ahci_read_block;
 	disk->gd_flags = GENHD_FL_EXT_DEVT;
 	disk->gd_logical_block_size = ai->ai_logical_size;
 	disk->gd_physical_block_size = ai->ai_physical_size;

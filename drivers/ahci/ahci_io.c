@@ -21,7 +21,7 @@
  * nothing is issued while one runs.
  *
  * Locking: the port's ap_lock is the queue lock; every function here
- * runs with it held except ahci_read_block and the queue setup.
+ * runs with it held except the queue setup.
  */
 #include "block/bdev.h"
 #include "block/genhd.h"
@@ -347,53 +347,4 @@ int ahci_port_setup_queue(struct ahci_port *ap)
 	}
 	ap->ap_queue = q;
 	return 0;
-}
-
-static void ahci_read_block_done(struct bio *bio, int error)
-{
-	complete(bio->bi_private);
-}
-
-/*
- * gd_read_block: one logical block for the partition scan, through the
- * queue like any other read.  Returns 0 or a negative errno.  Sleeps.
- */
-int ahci_read_block(struct gendisk *disk, u64 lba, void *buf)
-{
-	struct ahci_port *ap = disk->gd_private_data;
-	u32 lsize = ap->ap_id.ai_logical_size;
-	struct completion done;
-	struct page *page;
-	struct bio *bio;
-	int ret;
-
-	if (lsize > PAGE_SIZE)
-		return -EINVAL;
-	page = alloc_page(GFP_KERNEL);
-	if (!page)
-		return -ENOMEM;
-	bio = bio_alloc(GFP_KERNEL, 1);
-	if (!bio) {
-		ret = -ENOMEM;
-		goto free_page;
-	}
-	if (bio_add_page(bio, page, lsize, 0)) {
-		ret = -EIO;
-		goto put_bio;
-	}
-	init_completion(&done);
-	bio->bi_iter.bi_sector = lba * ap->ap_lsect;
-	bio->bi_rw = REQ_SYNC;		/* someone waits: no plugging delay */
-	bio->bi_end_io = ahci_read_block_done;
-	bio->bi_private = &done;
-	blk_queue_submit_bio(ap->ap_queue, bio);
-	wait_for_completion(&done);
-	ret = bio->bi_error;
-	if (!ret)
-		memcpy(buf, page_address(page), lsize);
-put_bio:
-	bio_put(bio);
-free_page:
-	__free_page(page);
-	return ret;
 }

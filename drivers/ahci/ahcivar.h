@@ -239,7 +239,6 @@ int ahci_hba_reset(struct ahci_softc *sc);
 
 /* ahci_io.c: the request path. */
 extern const struct block_device_operations ahci_disk_ops;
-int ahci_read_block(struct gendisk *disk, u64 lba, void *buf);
 int ahci_port_setup_queue(struct ahci_port *ap);
 void ahci_request_fn(struct request_queue *q);
 void ahci_port_intr(struct ahci_port *ap);

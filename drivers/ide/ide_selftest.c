@@ -73,12 +73,16 @@ static void ide_st_close(struct block_device *bdev)
 /* Write n stamped sectors from lba, or read them back and check them.  0 or -errno. */
 static int ide_st_rw(struct block_device *bdev, u8 *buf, u64 lba, u32 n, bool write)
 {
+	size_t len = (size_t)n * SECTOR_SIZE;
+	long got;
 	u32 i;
 	int err;
 
 	for (i = 0; write && i < n; i++)
 		bench_fill_sector(buf + i * SECTOR_SIZE, lba + i, IDE_ST_SEED);
-	err = blkdev_rw_linear(bdev, buf, (size_t)n * SECTOR_SIZE, lba * SECTOR_SIZE, write);
+	got = write ? blkdev_pwrite(bdev, buf, len, lba * SECTOR_SIZE) :
+		      blkdev_pread(bdev, buf, len, lba * SECTOR_SIZE);
+	err = got < 0 ? (int)got : (got == (long)len ? 0 : -EIO);
 	if (err)
 		return st_fail("%s of sectors %llu+%u: %s", write ? "write" : "read",
 			       (unsigned long long)lba, n, errstr(err));

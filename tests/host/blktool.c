@@ -1,7 +1,7 @@
 /*
  * blktool: the gendisk registry (block/genhd.c, bdev.c) and its shell
  * commands (block/genhd_cmds.c) built on the host, over a disk image file
- * added as one disk.  It prints what `lsblk` and `part DISK` would print in
+ * added as one disk, read through the real block core (rdisk_fake.c).  It prints what `lsblk` and `part DISK` would print in
  * the kernel, so tests/host/registry.sh can hold them against sfdisk, and
  * with -w PART it writes a marker into the last sector of that partition
  * through bdev_open/bdev_remap, for the script to find with dd.
@@ -15,16 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "block/genhd_cmds.c"
+#include "tests/unit/fakes/rdisk_fake.h"
 #include "tests/unit/host/shim.h"
 
 static int img_fd;
-
-static int img_read(struct gendisk *disk, u64 lba, void *buf)
-{
-	u32 bs = disk->gd_logical_block_size;
-
-	return pread(img_fd, buf, bs, (off_t)(lba * bs)) == (ssize_t)bs ? 0 : -EIO;
-}
 
 static int run(int (*fn)(int, char **), const char *a0, const char *a1)
 {
@@ -73,6 +67,7 @@ int main(int argc, char **argv)
 {
 	const char *name = "sda", *wpart = NULL;
 	struct gendisk *disk;
+	struct rdisk *rd;
 	struct stat st;
 	u32 bs = 512;
 	int c, ret;
@@ -101,9 +96,8 @@ int main(int argc, char **argv)
 	str_copy(disk->gd_name, name, sizeof(disk->gd_name));
 	str_copy(disk->gd_model, "image", sizeof(disk->gd_model));
 	disk->gd_major = 8;
-	disk->gd_logical_block_size = bs;
-	disk->gd_read_block = img_read;
-	set_capacity(disk, (sector_t)st.st_size / SECTOR_SIZE);
+	rd = rdisk_create_file(name, img_fd, (u64)st.st_size, bs);	/* the scan reads through it */
+	rdisk_attach(rd, disk);
 	ret = add_disk(disk);
 	if (ret == 0) {
 		run(cmd_lsblk, "lsblk", NULL);
@@ -113,6 +107,7 @@ int main(int argc, char **argv)
 		del_gendisk(disk);
 	}
 	put_disk(disk);
+	rdisk_destroy(rd);
 	close(img_fd);
 	if (ret)
 		printf("blktool: error %d\n", ret);

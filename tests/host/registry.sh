@@ -20,9 +20,9 @@ if ! ${HOSTCC:-cc} -std=gnu11 -g -O1 -I. -DHOST_TEST -Wall -Wextra -Werror \
 	-Wno-unused-parameter -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -o "$tool" \
 	tests/host/blktool.c block/genhd.c block/bdev.c block/partitions/check.c \
-	block/partitions/msdos.c block/partitions/efi.c lib/crc32.c lib/strutil.c \
-	lib/errstr.c tests/unit/fakes/slab_fake.c tests/unit/fakes/param_fake.c tests/unit/fakes/console_fake.c \
-	tests/unit/fakes/genhd_read_fake.c \
+	block/partitions/msdos.c block/partitions/efi.c block/blkdev_io.c lib/crc32.c \
+	lib/errstr.c tests/unit/fakes/param_fake.c tests/unit/fakes/console_fake.c \
+	tests/unit/fakes/rdisk_fake.c $(make -s --no-print-directory print-UNIT_BLOCK_CORE) \
 	tests/unit/host/kernel_shim.c 2>build/host/blktool.log; then
 	echo "not ok - registry/build # $(head -1 build/host/blktool.log)"
 	exit 1

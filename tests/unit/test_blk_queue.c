@@ -1,6 +1,6 @@
 /*
- * Host tests of the request queue core (block/blk-core.c and friends)
- * against the RAM test device: merging into requests at the size limit,
+ * Host tests of the request queue core (block/blk-core.c, blk-plug.c,
+ * blk-request.c and friends) against the RAM test device: merging into requests at the size limit,
  * front and gap-filling merges, plugging, splits with data verified,
  * partial completion, the request pool running dry, requeue and
  * stop/start, prep_rq_fn, timeouts with bounded retries, submission
@@ -9,9 +9,11 @@
 #include "tests/unit/unit.h"
 #include "tests/unit/blk_testdev.h"
 #include "tests/unit/fakes/bdev_fake.h"
+#include "tests/unit/fakes/fakes.h"
 #include "tests/unit/fakes/sched_fake.h"
 #include "kernel/errno.h"
 #include "lib/string.h"
+#include "tests/unit/host/shim.h"
 
 #define NBIO	64
 
@@ -78,6 +80,8 @@ static void test_front_and_gap_merge(void)
 static void test_plugging_off_and_threshold(void)
 {
 	struct tdev *td = tdev_create(1024, "noop");
+	struct bio *b;
+	long idle;
 	int i;
 
 	blk_queue_plugging(td->td_q, false);
@@ -97,10 +101,17 @@ static void test_plugging_off_and_threshold(void)
 	host_advance_ns(BLK_UNPLUG_DELAY_MS * 2 * NSEC_PER_MSEC);
 	CHECK_EQ(td->td_nlog, 9);
 	tbio_free_slots(1);
-	/* A sync bio does not wait for the plug. */
-	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_SYNC, 500, 8, 0, 0));
-	CHECK_EQ(td->td_nlog, 10);
-	tbio_free_slots(1);
+	/* Whoever sleeps on I/O unplugs: submit_bio_wait releases the plug at once. */
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 600, 8, 0, 0));
+	CHECK_EQ(td->td_nlog, 9);			/* held by the plug */
+	b = tbio_slot(HOST_MEM_NORMAL, 0, 700, 8, 0, 1);
+	b->bi_queue = td->td_q;
+	idle = host_idle_calls;
+	CHECK_EQ(submit_bio_wait(b), 0);
+	CHECK_EQ(host_idle_calls, idle);		/* no wait for the unplug timer */
+	CHECK_EQ(td->td_nlog, 11);			/* the waiter and what it found plugged */
+	CHECK(!(td->td_q->q_flags & QUEUE_FLAG_PLUGGED));
+	tbio_free_slots(2);
 	tdev_destroy(td);
 }
 
@@ -408,7 +419,59 @@ static void test_pool_dry_in_interrupt(void)
 	tdev_destroy(td);
 }
 
+/* Fill td's pool with held requests; the caller ends them with tdev_complete(). */
+static void fill_pool(struct tdev *td)
+{
+	u32 i;
+
+	td->td_async = true;
+	blk_queue_plugging(td->td_q, false);
+	for (i = 0; i < BLK_DEF_NR_REQUESTS; i++)
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE | REQ_NOMERGE,
+						  i * 16, 8, 0, (int)i));
+	CHECK_EQ(td->td_q->q_rq_in_use, BLK_DEF_NR_REQUESTS);
+}
+
+/* A driver that keeps giving its request more time: it never ends. */
+static enum blk_eh_timer_return keep_waiting(struct request *rq)
+{
+	return BLK_EH_RESET_TIMER;
+}
+
+/*
+ * A pool that stays dry fails the I/O with an errno a filesystem knows
+ * -- -ENOMEM when interrupt context finds no memory either, -EIO when no
+ * request comes back in time -- and says so once, naming the disk.
+ */
+static void test_pool_dry_fails_cleanly(void)
+{
+	struct tdev *td = tdev_create(8192, "noop");
+	const u32 n = BLK_DEF_NR_REQUESTS;
+
+	fill_pool(td);
+	host_printk_last[0] = '\0';
+	host_in_interrupt = true;
+	host_slab_fail_after = 0;
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 4000, 8, 0, (int)n));
+	host_slab_fail_after = -1;
+	host_in_interrupt = false;
+	CHECK(tres[n].r_calls == 1 && tres[n].r_error == -ENOMEM);
+	CHECK(strstr(host_printk_last, "tdev: no free request") != NULL);
+
+	blk_queue_rq_timed_out(td->td_q, keep_waiting);
+	host_printk_last[0] = '\0';
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 4100, 8, 0, (int)n + 1));
+	CHECK(tres[n + 1].r_calls == 1 && tres[n + 1].r_error == -EIO);
+	CHECK(strstr(host_printk_last, "tdev: no free request") != NULL);
+
+	tdev_complete(td);
+	CHECK_EQ(td->td_q->q_rq_in_use, 0);
+	tbio_free_slots((int)n + 2);
+	tdev_destroy(td);
+}
+
 static const struct unit_case cases[] = {
+	{ "queue/pool_dry_fails_cleanly", test_pool_dry_fails_cleanly },
 	{ "queue/pool_dry_in_interrupt", test_pool_dry_in_interrupt },
 	{ "queue/sequential_merge_to_limit", test_sequential_merge_to_limit },
 	{ "queue/front_and_gap_merge", test_front_and_gap_merge },

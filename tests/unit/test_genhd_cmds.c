@@ -9,19 +9,12 @@
 #include "tests/unit/host/shim.h"
 #include "tests/unit/fakes/fakes.h"
 #include "tests/unit/fakes/console_fake.h"
+#include "tests/unit/fakes/rdisk_fake.h"
 #include "block/partitions/msdos.h"
 
 #define RD_BLOCKS	8192
 
 static u8 *rd_data;
-
-static int rd_read(struct gendisk *disk, u64 lba, void *buf)
-{
-	if (lba >= RD_BLOCKS)
-		return -EIO;
-	memcpy(buf, rd_data + lba * 512, 512);
-	return 0;
-}
 
 static void mbr_set(u64 lba, int slot, u8 type, u32 start, u32 size, u8 boot)
 {
@@ -77,10 +70,11 @@ static void test_human_size(void)
 
 static void test_commands(void)
 {
+	struct rdisk *rd = rdisk_create("sda", RD_BLOCKS * 512, 512);
 	struct gendisk *disk = alloc_disk(16);
 	char out[2048];
 
-	rd_data = calloc(RD_BLOCKS, 512);
+	rd_data = rd->rd_data;
 	put_le32(rd_data + offsetof(struct mbr, mbr_disk_sig), 0xDEADBEEF);
 	mbr_set(0, 0, 0x83, 2048, 1000, MBR_BOOT_ACTIVE);
 	mbr_set(0, 1, MBR_TYPE_EXTENDED, 4096, 2000, 0);
@@ -88,8 +82,7 @@ static void test_commands(void)
 	str_copy(disk->gd_name, "sda", sizeof(disk->gd_name));
 	str_copy(disk->gd_model, "QEMU HARDDISK", sizeof(disk->gd_model));
 	disk->gd_major = 8;
-	disk->gd_read_block = rd_read;
-	set_capacity(disk, RD_BLOCKS);
+	rdisk_attach(rd, disk);
 	genhd_writable_set("sda");
 	CHECK_EQ(add_disk(disk), 0);
 
@@ -119,7 +112,7 @@ static void test_commands(void)
 	CHECK_EQ(del_gendisk(disk), 0);
 	put_disk(disk);
 	genhd_writable_set(NULL);
-	free(rd_data);
+	rdisk_destroy(rd);
 	CHECK_EQ(host_slab_live, 0);
 }
 

@@ -285,7 +285,7 @@ static void test_flush(void)
 
 	setup(true, 1);
 	b = bio_alloc(GFP_NOIO, 0);
-	b->bi_rw = REQ_WRITE | REQ_PREFLUSH | REQ_SYNC;
+	b->bi_rw = REQ_WRITE | REQ_PREFLUSH;
 	b->bi_private = &res;
 	b->bi_end_io = tbio_endio;
 	blk_queue_submit_bio(queue(0), b);

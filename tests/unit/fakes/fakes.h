@@ -13,4 +13,9 @@
 extern long host_slab_fail_after;
 extern long host_slab_live;
 
+/* mempool_fake.c: pools alive, and creations left before they fail
+ * (< 0: never); host_mempool_live is in sched_fake.h. */
+extern long host_mempool_pools;
+extern long host_mempool_create_fail_after;
+
 #endif

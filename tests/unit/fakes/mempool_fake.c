@@ -1,16 +1,24 @@
 /*
  * Host fake of kernel/mm/mempool.h: every allocation goes to the backing
- * allocator; a NULL with __GFP_WAIT would be a deadlock in the kernel, so
- * here it aborts the test.  host_mempool_live counts elements out.
+ * allocator.  When that fails (slab_fake's host_slab_fail_after) a waiting
+ * allocation is served all the same, as the kernel's pool serves it from
+ * its reserve; a NULL with __GFP_WAIT would be a deadlock in the kernel,
+ * so if even that fails it aborts the test.  host_mempool_live counts
+ * elements out, host_mempool_pools the pools that exist, and
+ * host_mempool_create_fail_after makes mempool_create fail: it counts
+ * down creations, and the one that finds it at 0 (and all after) fail.
  */
 #include <stdlib.h>
 #include "kernel/printk.h"
 #include "kernel/mm/mempool.h"
 #include "kernel/mm/page.h"
 #include "kernel/mm/slab.h"
+#include "tests/unit/fakes/fakes.h"
 #include "tests/unit/fakes/sched_fake.h"
 
 long host_mempool_live;
+long host_mempool_pools;
+long host_mempool_create_fail_after = -1;
 
 struct mempool {
 	mempool_alloc_t	*mp_alloc;
@@ -22,10 +30,16 @@ struct mempool {
 mempool_t *mempool_create(int min_nr, mempool_alloc_t *alloc_fn,
 			  mempool_free_t *free_fn, void *pool_data)
 {
-	mempool_t *p = calloc(1, sizeof(*p));
+	mempool_t *p;
 
+	if (host_mempool_create_fail_after == 0)
+		return NULL;
+	if (host_mempool_create_fail_after > 0)
+		host_mempool_create_fail_after--;
+	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
+	host_mempool_pools++;
 	p->mp_alloc = alloc_fn;
 	p->mp_free = free_fn;
 	p->mp_data = pool_data;
@@ -54,14 +68,23 @@ mempool_t *mempool_create_page_pool(int min_nr, unsigned order)
 
 void mempool_destroy(mempool_t *pool)
 {
+	if (!pool)
+		return;
 	KASSERT(pool->mp_out == 0);
+	host_mempool_pools--;
 	free(pool);
 }
 
 void *mempool_alloc(mempool_t *pool, gfp_t gfp)
 {
 	void *e = pool->mp_alloc(gfp, pool->mp_data);
+	long saved = host_slab_fail_after;
 
+	if (!e && (gfp & __GFP_WAIT)) {		/* from the reserve */
+		host_slab_fail_after = -1;
+		e = pool->mp_alloc(gfp, pool->mp_data);
+		host_slab_fail_after = saved;
+	}
 	if (!e && (gfp & __GFP_WAIT))
 		panic("mempool_fake: a waiting allocation would block forever");
 	if (e) {

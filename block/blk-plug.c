@@ -1,0 +1,141 @@
+/*
+ * Running and plugging a request queue (block core).
+ *
+ * Running: __blk_run_queue() calls the driver's request_fn, with the
+ * queue lock held, whenever requests may be pulled; it is never
+ * re-entered (a run asked for from inside request_fn is folded into the
+ * one in progress).
+ *
+ * Plugging: a queue that receives I/O while idle is plugged, holding
+ * requests back so that the ones behind can merge with them.  It is
+ * unplugged when BLK_UNPLUG_THRESH requests wait, by the unplug timer
+ * after q_unplug_delay_ms, or by an explicit blk_unplug() from whoever is
+ * about to sleep on I/O (the rule in block/blkdev.h; submit_bio_wait
+ * and the buffer cache do it).  Flush sequences unplug at once.
+ *
+ * Draining: blk_drain_queue() unplugs and waits, bounded, until nothing
+ * is queued or in the driver (queue teardown, elevator switch).
+ *
+ * Locking: q->q_lock for everything here; blk_unplug() and
+ * blk_run_queue() take it themselves.
+ */
+#include "block/blk.h"
+#include "block/elevator.h"
+#include "kernel/completion.h"
+#include "kernel/errno.h"
+#include "kernel/time.h"
+
+/* Queue lock held: may request_fn be called now? */
+bool blk_queue_runnable(const struct request_queue *q)
+{
+	return q->q_request_fn && !(q->q_flags & (QUEUE_FLAG_STOPPED | QUEUE_FLAG_PLUGGED));
+}
+
+/**
+ * __blk_run_queue - let the driver pull requests, if it may.
+ * Not re-entered: a run requested from inside request_fn is folded into
+ * the one in progress.  Queue lock held.
+ */
+void __blk_run_queue(struct request_queue *q)
+{
+	assert_spin_locked(q->q_lock);
+	if (!blk_queue_runnable(q))
+		return;
+	if (q->q_running) {
+		q->q_rerun = true;
+		return;
+	}
+	q->q_running = true;
+	do {
+		q->q_rerun = false;
+		q->q_request_fn(q);
+	} while (q->q_rerun && blk_queue_runnable(q));
+	q->q_running = false;
+}
+
+void blk_run_queue(struct request_queue *q)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	__blk_run_queue(q);
+	spin_unlock_irqrestore(q->q_lock, flags);
+}
+
+/* Queue lock held: hold I/O back, until blk_unplug() or the timer. */
+void blk_plug_device(struct request_queue *q)
+{
+	if (q->q_flags & (QUEUE_FLAG_PLUGGED | QUEUE_FLAG_NOPLUG | QUEUE_FLAG_STOPPED))
+		return;
+	q->q_flags |= QUEUE_FLAG_PLUGGED;
+	mod_timer(&q->q_unplug_timer, get_jiffies_64() + msecs_to_jiffies(q->q_unplug_delay_ms) + 1);
+	__blk_trace(q, BLK_TA_PLUG, 0, 0, 0, 0);
+}
+
+/* Queue lock held: stop holding I/O back and run the driver. */
+void __blk_unplug(struct request_queue *q)
+{
+	assert_spin_locked(q->q_lock);
+	if (q->q_flags & QUEUE_FLAG_PLUGGED) {
+		q->q_flags &= ~QUEUE_FLAG_PLUGGED;
+		del_timer(&q->q_unplug_timer);
+		__blk_trace(q, BLK_TA_UNPLUG, 0, 0, 0, (s32)q->q_in_elevator);
+	}
+	__blk_run_queue(q);
+}
+
+/*
+ * Release a plugged queue now: the end of a batch of submissions, and
+ * what whoever is about to sleep on I/O must call first (blkdev.h).
+ */
+void blk_unplug(struct request_queue *q)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	__blk_unplug(q);
+	spin_unlock_irqrestore(q->q_lock, flags);
+}
+
+static void blk_unplug_timeout(struct timer_list *t)
+{
+	blk_unplug(container_of(t, struct request_queue, q_unplug_timer));
+}
+
+/* Plugging state of a new queue: the defaults, and its unplug timer. */
+void blk_plug_init(struct request_queue *q)
+{
+	q->q_unplug_thresh = BLK_UNPLUG_THRESH;
+	q->q_unplug_delay_ms = BLK_UNPLUG_DELAY_MS;
+	timer_setup(&q->q_unplug_timer, blk_unplug_timeout);
+}
+
+/* Is anything still queued or in the driver? */
+static bool blk_queue_busy(struct request_queue *q)
+{
+	return q->q_in_elevator || !list_empty(&q->q_dispatch) || q->q_in_driver ||
+	       q->q_rq_in_use || blk_flush_busy(q);
+}
+
+/**
+ * blk_drain_queue - unplug and wait until every request has ended.
+ * Return: 0, or -ETIMEDOUT after timeout_ms.  Not from interrupts.
+ */
+int blk_drain_queue(struct request_queue *q, u32 timeout_ms)
+{
+	u64 deadline = ktime_ms() + timeout_ms;
+	unsigned long flags;
+	bool busy;
+
+	for (;;) {
+		spin_lock_irqsave(q->q_lock, flags);
+		__blk_unplug(q);
+		busy = blk_queue_busy(q);
+		spin_unlock_irqrestore(q->q_lock, flags);
+		if (!busy)
+			return 0;
+		if (ktime_ms() >= deadline)
+			return -ETIMEDOUT;
+		cpu_idle_once();
+	}
+}
