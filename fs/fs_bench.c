@@ -15,7 +15,7 @@
  */
 #include "fs/vfs.h"
 #include "fs/fillgen.h"
-#include "block/bench.h"
+#include "block/diag/bench.h"
 #include "kernel/errno.h"
 #include "kernel/console.h"
 #include "kernel/printk.h"

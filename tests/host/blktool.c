@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "block/genhd_cmds.c"
+#include "block/diag/genhd_cmds.c"
 #include "tests/unit/host/shim.h"
 
 static int img_fd;

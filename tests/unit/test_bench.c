@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests/unit/unit.h"
-#include "block/bench.h"
+#include "block/diag/bench.h"
 
 /* The peer's parse, with libc, as a reference. */
 struct ref_work {

@@ -4,7 +4,7 @@
  * exact output of lsblk, blkid and part for a RAM disk with a dos table,
  * captured from the console fake's kprintf.
  */
-#include "block/genhd_cmds.c"
+#include "block/diag/genhd_cmds.c"
 #include "tests/unit/unit.h"
 #include "tests/unit/host/shim.h"
 #include "tests/unit/fakes/fakes.h"

@@ -3,7 +3,7 @@
  * here) run on the host, so it is known to pass before it meets QEMU.
  */
 #include <stdarg.h>
-#include "block/genhd_selftest.c"
+#include "block/diag/genhd_selftest.c"
 #include "tests/unit/unit.h"
 #include "tests/unit/fakes/fakes.h"
 

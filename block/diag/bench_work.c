@@ -12,7 +12,7 @@
  *  - xorshift64*: state = seed*0x9E3779B97F4A7C15 | 1; x ^= x >> 12;
  *    x ^= x << 25; x ^= x >> 27; r = x * 0x2545F4914F6CDD1D.
  */
-#include "block/bench.h"
+#include "block/diag/bench.h"
 #include "lib/byteorder.h"
 #include "lib/string.h"
 

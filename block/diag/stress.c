@@ -45,7 +45,7 @@
  * context) only writes a slot's io_err and then clears its io_busy.
  */
 #include "block/bdev.h"
-#include "block/bench.h"
+#include "block/diag/bench.h"
 #include "block/blkdev.h"
 #include "kernel/completion.h"
 #include "kernel/console.h"

@@ -21,7 +21,7 @@
  * layer itself ("engine=blk-async" instead of linux-aio); times come from
  * the TSC clock; numbers are formatted in fixed point.
  */
-#include "block/bench.h"
+#include "block/diag/bench.h"
 #include "block/bdev.h"
 #include "block/genhd.h"
 #include "block/blkdev.h"

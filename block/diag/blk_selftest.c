@@ -20,7 +20,7 @@
  * four tagged requests at once.
  */
 #include "drivers/block/ramvar.h"
-#include "block/bench.h"
+#include "block/diag/bench.h"
 #include "block/blkdev.h"
 #include "block/blk-trace.h"
 #include "block/elevator.h"
