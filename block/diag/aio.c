@@ -3,8 +3,8 @@
  *
  * A context holds N slots; a slot is a buffer of pages (lowmem, highmem
  * or above 4 GiB, as its user chose) and at most one bio in flight built
- * from it.  bi_end_io only records the slot's error (and end time when
- * latencies are kept) and marks it ended; everything else -- accounting,
+ * from it.  bi_end_io only records the slot's error and marks it ended;
+ * everything else -- the end time when latencies are kept, accounting,
  * checking data, submitting the next I/O -- runs in the command's loop,
  * which sleeps in cpu_idle_once() while nothing has ended.
  *
@@ -82,6 +82,7 @@ int aio_lat_keep(struct aio_ctx *c, u32 cap)
 	kfree(c->ac_lat);
 	c->ac_lat_n = 0;
 	c->ac_lat_cap = 0;
+	c->ac_clock_ns = 0;
 	c->ac_lat = cap ? kmalloc(cap * sizeof(u32), GFP_KERNEL) : NULL;
 	if (!c->ac_lat)
 		return cap ? -ENOMEM : 0;
@@ -168,13 +169,12 @@ static void aio_endio(struct bio *bio, int error)
 	struct aio_slot *s = bio->bi_private;
 
 	s->as_err = error;
-	if (s->as_ctx->ac_lat)
-		s->as_end_ns = ktime_ns();
 	bio_put(bio);
 	s->as_state = AIO_ENDED;
 }
 
-int aio_submit(struct aio_slot *s, u32 rw, sector_t sector, u32 bytes)
+/* aio_submit(), with the I/O's start time given (when latencies are kept). */
+static int __aio_submit(struct aio_slot *s, u32 rw, sector_t sector, u32 bytes, u64 start_ns)
 {
 	struct aio_target *t = &s->as_ctx->ac_targets[s->as_target];
 	u32 block = PAGE_SIZE << s->as_order, pos = s->as_off, left = bytes, n;
@@ -205,14 +205,18 @@ int aio_submit(struct aio_slot *s, u32 rw, sector_t sector, u32 bytes)
 	s->as_sector = sector;
 	s->as_bytes = bytes;
 	s->as_err = 0;
-	if (s->as_ctx->ac_lat)
-		s->as_start_ns = ktime_ns();
+	s->as_start_ns = start_ns;
 	s->as_state = AIO_BUSY;
 	if (t->at_bdev)
 		submit_bio(bio);
 	else
 		blk_queue_submit_bio(t->at_q, bio);
 	return 0;
+}
+
+int aio_submit(struct aio_slot *s, u32 rw, sector_t sector, u32 bytes)
+{
+	return __aio_submit(s, rw, sector, bytes, s->as_ctx->ac_lat ? ktime_ns() : 0);
 }
 
 void aio_unplug(struct aio_ctx *c)
@@ -230,6 +234,8 @@ void aio_reap(struct aio_slot *s)
 	if (s->as_state != AIO_ENDED)
 		return;
 	s->as_state = AIO_IDLE;
+	if (c->ac_lat)
+		c->ac_clock_ns = s->as_end_ns = ktime_ns();
 	if (s->as_err)
 		c->ac_errors++;
 	else
@@ -246,6 +252,18 @@ int aio_wait(struct aio_slot *s)
 		cpu_idle_once();
 	aio_reap(s);
 	return s->as_err;
+}
+
+int aio_rw(struct aio_slot *s, u32 rw, sector_t sector, u32 bytes)
+{
+	struct aio_ctx *c = s->as_ctx;
+	u64 start = 0;
+	int err;
+
+	if (c->ac_lat)
+		start = c->ac_clock_ns ? c->ac_clock_ns : ktime_ns();
+	err = __aio_submit(s, rw, sector, bytes, start);
+	return err ? err : aio_wait(s);
 }
 
 int aio_drain(struct aio_ctx *c, u32 ms)

@@ -10,14 +10,18 @@
  *	aio_submit(s, rw, sector, bytes);     one bio from the slot's buffer
  *	aio_unplug(c);                        end of a batch: run the queues
  *	aio_wait(s) / aio_drain(c, ms)        sleep until it / all have ended
+ *	aio_rw(s, rw, sector, bytes)          submit and wait
  *	aio_run(c, ops, arg)                  keep slots busy through callbacks
  *	aio_exit(c);                          frees what aio_buf_alloc gave
  *
  * Nobody sets REQ_SYNC: whoever waits for I/O unplugs first.
  *
+ * Latencies run from aio_submit() to the moment the waiter sees the end
+ * (aio_reap), the time a synchronous caller waits.
+ *
  * Locking: a context belongs to the one command or test using it ([l]);
- * bi_end_io (interrupt context) writes a slot's as_err and as_end_ns,
- * then sets as_state to AIO_ENDED ([e]); nothing else runs there.
+ * bi_end_io (interrupt context) writes a slot's as_err, then sets
+ * as_state to AIO_ENDED ([e]); nothing else runs there.
  */
 #ifndef BLOCK_DIAG_AIO_H
 #define BLOCK_DIAG_AIO_H
@@ -48,7 +52,7 @@ struct aio_slot {
 	sector_t	as_sector;	/* [l] its first sector (target-relative) */
 	u32		as_bytes;	/* [l] its length */
 	u64		as_start_ns;	/* [l] when it was submitted */
-	u64		as_end_ns;	/* [e] when it ended */
+	u64		as_end_ns;	/* [l] when aio_reap() saw it end */
 	void		*as_priv;	/* [l] the user's */
 	volatile u8	as_state;	/* [l/e] enum aio_state */
 	volatile int	as_err;		/* [e] the bio's error */
@@ -87,6 +91,7 @@ struct aio_ctx {
 	u64			ac_bytes;		/* bytes of all ended I/Os */
 	u32			*ac_lat;		/* latencies in ns, or NULL */
 	u32			ac_lat_cap, ac_lat_n;
+	u64			ac_clock_ns;		/* the last end aio_reap() timed, 0: none */
 };
 
 /* Slots and page arrays for buffers of up to max_bytes; 0 or -ENOMEM. */
@@ -125,6 +130,12 @@ void aio_unplug(struct aio_ctx *c);
  * would leave a bio writing into a buffer about to be freed.
  */
 int aio_wait(struct aio_slot *s);
+/*
+ * Synchronous I/O: aio_submit() and aio_wait().  With latencies kept the
+ * clock is read once per I/O: each starts where the context's last timed
+ * end left off, as a closed loop sees it (the first one: now).
+ */
+int aio_rw(struct aio_slot *s, u32 rw, sector_t sector, u32 bytes);
 /* Unplug and wait for every slot; 0, or -ETIMEDOUT after ms (0: no limit). */
 int aio_drain(struct aio_ctx *c, u32 ms);
 /* Account an ended slot (aio_wait, aio_drain and aio_run do this). */

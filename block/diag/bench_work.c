@@ -1,5 +1,5 @@
 /*
- * The portable half of bench (block/bench.h): workload parsing, the sector
+ * The portable half of bench (block/diag/bench.h): workload parsing, the sector
  * pattern, the random-offset generator and number formatting, written to
  * give exactly what the Linux peer's init.c gives for the same input:
  *  - sizes go through strtoull(s, &end, 0) (so "0x10" is hex and "010" is

@@ -1,6 +1,6 @@
 /*
  * blktool: the gendisk registry (block/genhd.c, bdev.c) and its shell
- * commands (block/genhd_cmds.c) built on the host, over a disk image file
+ * commands (block/diag/genhd_cmds.c) built on the host, over a disk image file
  * added as one disk.  It prints what `lsblk` and `part DISK` would print in
  * the kernel, so tests/host/registry.sh can hold them against sfdisk, and
  * with -w PART it writes a marker into the last sector of that partition
