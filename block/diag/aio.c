@@ -173,15 +173,15 @@ static void aio_endio(struct bio *bio, int error)
 	s->as_state = AIO_ENDED;
 }
 
-/* aio_submit(), with the I/O's start time given (when latencies are kept). */
-static int __aio_submit(struct aio_slot *s, u32 rw, sector_t sector, u32 bytes, u64 start_ns)
+/* aio_submit() with the I/O's start time given (used when latencies are kept). */
+static int aio_submit_at(struct aio_slot *s, u32 rw, sector_t sector, u32 bytes, u64 start_ns)
 {
 	struct aio_target *t = &s->as_ctx->ac_targets[s->as_target];
 	u32 block = PAGE_SIZE << s->as_order, pos = s->as_off, left = bytes, n;
 	u32 nvecs = bytes ? (pos + bytes - 1) / block - pos / block + 1 : 0;
 	struct bio *bio;
 
-	if (DIV_ROUND_UP(pos + bytes, PAGE_SIZE) > s->as_npages && bytes)
+	if (bytes && DIV_ROUND_UP(pos + bytes, PAGE_SIZE) > s->as_npages)
 		return -EINVAL;
 	bio = bio_alloc(GFP_NOIO, nvecs);
 	if (!bio)
@@ -216,7 +216,7 @@ static int __aio_submit(struct aio_slot *s, u32 rw, sector_t sector, u32 bytes, 
 
 int aio_submit(struct aio_slot *s, u32 rw, sector_t sector, u32 bytes)
 {
-	return __aio_submit(s, rw, sector, bytes, s->as_ctx->ac_lat ? ktime_ns() : 0);
+	return aio_submit_at(s, rw, sector, bytes, s->as_ctx->ac_lat ? ktime_ns() : 0);
 }
 
 void aio_unplug(struct aio_ctx *c)
@@ -262,7 +262,7 @@ int aio_rw(struct aio_slot *s, u32 rw, sector_t sector, u32 bytes)
 
 	if (c->ac_lat)
 		start = c->ac_clock_ns ? c->ac_clock_ns : ktime_ns();
-	err = __aio_submit(s, rw, sector, bytes, start);
+	err = aio_submit_at(s, rw, sector, bytes, start);
 	return err ? err : aio_wait(s);
 }
 

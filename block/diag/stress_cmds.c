@@ -10,27 +10,13 @@
  * derived from both, so a host tool (tools/lbapattern) can check an image
  * afterwards.  Sizes are bench's: a bare number is MiB, "2048s" sectors.
  *
- * Three phases on the range [off, off + span) of each device, qd I/Os in
- * flight per device, all devices at once (master and slave of an IDE
- * channel, say):
- *
- *   random  ios I/Os (or secs of them): reads, writes and cache flushes
- *           mixed, at random places and lengths (1..max sectors), never
- *           two overlapping in flight; each write stamps its sectors with
- *           a new generation (seed + n) and each read checks the last one.
- *   write   the whole range in shuffled chunks of 1..max sectors, stamped
- *           with seed itself, each chunk one request (REQ_NOMERGE, so an
- *           injected error fails exactly the chunk holding its sector),
- *           then a cache flush.
- *   read    the chunks again in another order, every sector checked.
- *
- * op=write keeps the random phase and the write (and flush), op=read only
- * the read phase (the device is then opened read-only); ios=0 skips the
- * random phase.  Memory comes from a random zone -- DMA,
- * normal, highmem, or RAM above 4 GiB when the machine has some -- at
- * offsets that are sometimes only 2-byte aligned (bounce fodder); high=1
- * takes every buffer from above 4 GiB, page-aligned.  during='CMD' runs a
- * shell command once, after the at-th submission, as soon as the driver
+ * Three phases on [off, off + span) of each device, all devices at once
+ * with qd I/Os in flight on each: random reads, writes and flushes, each
+ * read checking the generation last written; a stamped sweep of the
+ * range (then a flush); the sweep read back and checked (block/diag/
+ * stress.c says how).  op=write: the first two, op=read: the last (the
+ * device opened read-only); ios=0 skips the random phase.  during='CMD'
+ * runs a shell command once, after the at-th submission, while a driver
  * holds a request (a reset under load: during='ahcireset sda port').
  *
  * Output, stable for tests and people (one line each):
@@ -40,9 +26,6 @@
  *	       requeues=R ms=M result=PASS|FAIL|STOPPED
  * plus a progress line; Ctrl-C stops after the I/O in flight.  Returns
  * -EIO when an I/O failed or a sector did not verify.
- *
- * The phases run in block/diag/stress.c on the aio engine; this file
- * parses, opens the devices, and reports.
  */
 #include "block/diag/stress_run.h"
 #include "block/bdev.h"
