@@ -19,7 +19,7 @@ BUILD		:= build
 NPROC		:= $(shell nproc 2>/dev/null || echo 2)
 Q		:= $(if $(V),,@)
 
-KDIRS		:= boot kernel kernel/mm lib block block/partitions \
+KDIRS		:= boot kernel kernel/mm lib block block/partitions block/diag \
 		   drivers/pci drivers/ata drivers/ide drivers/ahci drivers/block \
 		   fs fs/ext2
 KSRCS		:= $(foreach d,$(KDIRS),$(wildcard $(d)/*.c $(d)/*.S))

@@ -1,6 +1,6 @@
 /*
  * fsbench: filesystem throughput through the VFS, printed as BENCH lines
- * in the format of the block layer's bench (block/bench.h), so they sit
+ * in the format of the block layer's bench (block/diag/bench.h), so they sit
  * beside the raw device's sequential figures:
  *
  *	fsbench DIR [MIB]
@@ -15,7 +15,7 @@
  */
 #include "fs/vfs.h"
 #include "fs/fillgen.h"
-#include "block/bench.h"
+#include "block/diag/bench.h"
 #include "kernel/errno.h"
 #include "kernel/console.h"
 #include "kernel/printk.h"

@@ -19,7 +19,7 @@
  * disk named in writable=, and pass, saying so, when there is none.
  */
 #include "block/bdev.h"
-#include "block/bench.h"
+#include "block/diag/bench.h"
 #include "block/blkdev_io.h"
 #include "drivers/ata/atareg.h"
 #include "drivers/ide/idevar.h"

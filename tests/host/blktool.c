@@ -1,7 +1,8 @@
 /*
  * blktool: the gendisk registry (block/genhd.c, bdev.c) and its shell
- * commands (block/genhd_cmds.c) built on the host, over a disk image file
- * added as one disk, read through the real block core (rdisk_fake.c).  It prints what `lsblk` and `part DISK` would print in
+ * commands (block/diag/genhd_cmds.c) built on the host, over a disk image
+ * file added as one disk, read through the real block core (rdisk_fake.c).
+ * It prints what `lsblk` and `part DISK` would print in
  * the kernel, so tests/host/registry.sh can hold them against sfdisk, and
  * with -w PART it writes a marker into the last sector of that partition
  * through bdev_open/bdev_remap, for the script to find with dd.
@@ -14,7 +15,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "block/genhd_cmds.c"
+#include "block/diag/genhd_cmds.c"
 #include "tests/unit/fakes/rdisk_fake.h"
 #include "tests/unit/host/shim.h"
 

@@ -1,6 +1,6 @@
 # Helpers for the AHCI scenarios (tests/qemu/ahci-*.sh), on top of lib.bash:
 # images made at test time in $imgdir, and the host-side check of the
-# LBA-stamped sectors stress writes (the peer's pattern, block/bench.h).
+# LBA-stamped sectors stress writes (the peer's pattern, block/diag/bench.h).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 imgdir=$logdir/ahci-img-$(basename "$0" .sh)

@@ -14,6 +14,12 @@ boot block-bounce-8g --mem 8G --timeout 120 --cmdline 'selftest=block/stress/bou
 relay_tap
 expect_rc "block/bounce-8g-verdict" 0
 
+# Printing the ring while tracing is off shows it empty with a note; it
+# is not an error (the run's verdict stays 0).
+boot block-trace-off --mem 128M --timeout 60 --cmdline 'run="blktrace nullb0; blktrace nullb0 on; blktrace nullb0 off; blktrace nullb0"'
+expect_rc "block/blktrace-off-rc" 0
+expect_out "block/blktrace-off-note" '^(\[[ 0-9.]+\] )?blktrace: nullb0: tracing is off'
+
 boot block-shell --mem 512M --timeout 120 --cmdline 'ram.count=1 ram.bounce=16M writable=ram0 run="blktrace ram0 on; bench ram0 verify:mib=8:bs=1M; blktrace ram0; bench ram0 randwrite:qd=32:bs=4K:span=1:ios=4000; bench nullb0 randread:qd=1:bs=4K:ios=20000 randread:qd=32:bs=4K:ios=20000; iostat; elevator ram0 noop"'
 expect_rc "block/shell-run" 0
 expect_out "block/bench-verify-pass" '^(\[[ 0-9.]+\] )?BENCH verify bs=1M MiB=8 seed=1 sectors=16384 bad=0 .*result=PASS'

@@ -1,2 +1,2 @@
 UNIT_TESTS += block_bench
-block_bench_SRCS := tests/unit/test_bench.c block/bench-work.c lib/strutil.c
+block_bench_SRCS := tests/unit/test_bench.c block/diag/bench_work.c lib/strutil.c

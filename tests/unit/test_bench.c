@@ -1,5 +1,5 @@
 /*
- * Host tests of block/bench-work.c against an oracle built the way the
+ * Host tests of block/diag/bench_work.c against an oracle built the way the
  * Linux peer (shared/peer/src/init.c) computes: the C library's strtok_r,
  * strtoull(.., 0), strtod and atoi for the workload strings, printf's
  * %.Nf for numbers, and the documented pattern and xorshift64* formulas
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests/unit/unit.h"
-#include "block/bench.h"
+#include "block/diag/bench.h"
 
 /* The peer's parse, with libc, as a reference. */
 struct ref_work {

@@ -1,10 +1,10 @@
 /*
- * Host tests of the registry's shell commands (block/genhd_cmds.c, included
+ * Host tests of the registry's shell commands (block/diag/genhd_cmds.c, included
  * here so its static functions can be called): the size format, and the
  * exact output of lsblk, blkid and part for a RAM disk with a dos table,
  * captured from the console fake's kprintf.
  */
-#include "block/genhd_cmds.c"
+#include "block/diag/genhd_cmds.c"
 #include "tests/unit/unit.h"
 #include "tests/unit/host/shim.h"
 #include "tests/unit/fakes/fakes.h"

@@ -1,9 +1,9 @@
 /*
- * The kernel self-test of the registry (block/genhd_selftest.c, included
+ * The kernel self-test of the registry (block/diag/genhd_selftest.c, included
  * here) run on the host, so it is known to pass before it meets QEMU.
  */
 #include <stdarg.h>
-#include "block/genhd_selftest.c"
+#include "block/diag/genhd_selftest.c"
 #include "tests/unit/unit.h"
 #include "tests/unit/fakes/fakes.h"
 

@@ -1,5 +1,5 @@
 /*
- * The portable half of bench (block/bench.h): workload parsing, the sector
+ * The portable half of bench (block/diag/bench.h): workload parsing, the sector
  * pattern, the random-offset generator and number formatting, written to
  * give exactly what the Linux peer's init.c gives for the same input:
  *  - sizes go through strtoull(s, &end, 0) (so "0x10" is hex and "010" is
@@ -12,7 +12,7 @@
  *  - xorshift64*: state = seed*0x9E3779B97F4A7C15 | 1; x ^= x >> 12;
  *    x ^= x << 25; x ^= x >> 27; r = x * 0x2545F4914F6CDD1D.
  */
-#include "block/bench.h"
+#include "block/diag/bench.h"
 #include "lib/byteorder.h"
 #include "lib/string.h"
 

@@ -4,8 +4,9 @@
  * offsets and the same "BENCH ..." lines, so one script compares both
  * kernels and either kernel can check sectors the other filled.
  *
- * bench-work.c is portable (host-tested against values the peer's code
- * computes); bench.c runs workloads on a queue, in the kernel only.
+ * bench_work.c is portable (host-tested against values the peer's code
+ * computes); bench.c runs workloads on a device, in the kernel only, and
+ * bench_cmds.c is the shell command.
  *
  * Workload: NAME[:key=val]...  with keys mib, bs, off, span (sizes: a
  * bare number is MiB, bs KiB; K/M/G and s(ectors) suffixes), ios, secs,

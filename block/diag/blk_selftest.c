@@ -18,9 +18,13 @@
  * order, that a FUA+PREFLUSH write on a cached device is issued as
  * flush, write, flush, and that a tagged null device of depth 4 runs
  * four tagged requests at once.
+ *
+ * Their I/O runs on the diagnostics' aio engine (block/diag/aio.h): a
+ * batch is built in its slots, submitted, then drained with a time limit.
  */
 #include "drivers/block/ramvar.h"
-#include "block/bench.h"
+#include "block/diag/aio.h"
+#include "block/diag/bench.h"
 #include "block/blkdev.h"
 #include "block/blk-trace.h"
 #include "block/elevator.h"
@@ -41,246 +45,224 @@
 #define ST_MAX_PAGES	(ST_MAX_SECT * SECTOR_SIZE / PAGE_SIZE + 1)
 #define ST_WAIT_MS	10000u
 
-struct st_io {
-	struct bio	*io_bio;
-	struct page	*io_pages[ST_MAX_PAGES];
-	u32		io_npages;
-	sector_t	io_sector;
-	u32		io_nr;
-	bool		io_write;
-	volatile bool	io_done;
-	volatile int	io_err;
+/*
+ * One test's I/O: an aio context of ST_BATCH slots on one queue, the
+ * generation last written per sector, and the test's random numbers.
+ */
+struct st_run {
+	struct aio_ctx		r_aio;
+	struct request_queue	*r_q;
+	u16			*r_gen;
+	u64			r_rng;
+	bool			r_above_4g;	/* a page above 4 GiB was used */
+	bool			r_stuck;	/* I/O never ended: keep the buffers */
 };
 
-struct stress {
-	struct request_queue	*s_q;
-	u16			*s_gen;		/* generation last written per sector */
-	u64			s_rng;
-	bool			s_above_4g;	/* a page above 4 GiB was used */
-	struct st_io		s_io[ST_BATCH];
-};
-
-static u32 st_rand(struct stress *s)
+static u32 st_rand(struct st_run *r)
 {
-	s->s_rng ^= s->s_rng << 13;
-	s->s_rng ^= s->s_rng >> 7;
-	s->s_rng ^= s->s_rng << 17;
-	return (u32)s->s_rng;
+	r->r_rng ^= r->r_rng << 13;
+	r->r_rng ^= r->r_rng >> 7;
+	r->r_rng ^= r->r_rng << 17;
+	return (u32)r->r_rng;
 }
 
-/* Copy between a flat buffer and the bio's memory from byte pos. */
-static void bio_bytes(struct bio *bio, u32 pos, u8 *buf, u32 len, bool to_bio)
+static void st_run_free(struct st_run *r)
 {
-	u32 skip = pos, n;
-	struct bvec_iter it;
-	struct bio_vec bv;
+	if (!r)
+		return;
+	if (!r->r_stuck)
+		aio_exit(&r->r_aio);
+	kfree(r->r_gen);
+	kfree(r);
+}
 
-	bio_for_each_segment_all(bv, bio, it) {
-		u8 *p;
+/* A run on q; NULL when memory ran out. */
+static struct st_run *st_run_new(struct request_queue *q, u64 seed)
+{
+	struct st_run *r = kzalloc(sizeof(*r), GFP_KERNEL);
 
-		if (!len)
-			break;
-		if (skip >= bv.bv_len) {
-			skip -= bv.bv_len;
-			continue;
-		}
-		n = min(len, bv.bv_len - skip);
-		p = kmap_atomic(bv.bv_page);
-		if (to_bio)
-			memcpy(p + bv.bv_offset + skip, buf, n);
-		else
-			memcpy(buf, p + bv.bv_offset + skip, n);
-		kunmap_atomic(p);
-		buf += n;
-		len -= n;
-		skip = 0;
+	if (!r)
+		return NULL;
+	r->r_q = q;
+	r->r_rng = seed | 1;
+	r->r_gen = kcalloc(ST_SECTORS, sizeof(u16), GFP_KERNEL);
+	if (!r->r_gen || aio_init(&r->r_aio, ST_BATCH, ST_MAX_SECT * SECTOR_SIZE)) {
+		r->r_stuck = true;	/* nothing to exit */
+		st_run_free(r);
+		return NULL;
 	}
+	aio_target(&r->r_aio, NULL, q);
+	return r;
 }
 
-static void st_endio(struct bio *bio, int error)
-{
-	struct st_io *io = bio->bi_private;
-
-	io->io_err = error;
-	io->io_done = true;
-}
-
-static struct page *st_page(struct stress *s)
+static struct page *st_page(struct st_run *r)
 {
 	static const gfp_t zones[] = { GFP_DMA, GFP_KERNEL, GFP_HIGHUSER };
-	struct page *p = alloc_page(zones[st_rand(s) % 3]);
+	struct page *p = alloc_page(zones[st_rand(r) % 3]);
 
 	if (!p)
 		p = alloc_page(GFP_HIGHUSER);
 	if (p && page_to_phys(p) >= 0x100000000ULL)
-		s->s_above_4g = true;
+		r->r_above_4g = true;
 	return p;
 }
 
-/* Build one bio; false when memory ran out. */
-static bool st_build(struct stress *s, struct st_io *io)
+/*
+ * Prepare slot s for nr sectors at sector: pages from random zones at a
+ * random offset, stamped with their generation for a write.  Submitted
+ * later by st_submit().  False when memory ran out.
+ */
+static bool st_build(struct st_run *r, struct aio_slot *s, sector_t sector, u32 nr, u32 rw)
 {
-	u32 off = st_rand(s) % 8 ? (st_rand(s) % 8) * SECTOR_SIZE : st_rand(s) % PAGE_SIZE;
-	u32 bytes = io->io_nr * SECTOR_SIZE, len, i;
+	u32 off = st_rand(r) % 8 ? (st_rand(r) % 8) * SECTOR_SIZE : st_rand(r) % PAGE_SIZE;
+	u32 i;
 	u8 sec[SECTOR_SIZE];
 
-	io->io_npages = DIV_ROUND_UP(off + bytes, PAGE_SIZE);
-	io->io_bio = bio_alloc(GFP_NOIO, io->io_npages);
-	for (i = 0; i < io->io_npages; i++) {
-		io->io_pages[i] = st_page(s);
-		if (!io->io_pages[i]) {
-			io->io_npages = i;
+	aio_buf_free(s);
+	s->as_off = off;
+	s->as_owned = true;
+	s->as_sector = sector;
+	s->as_bytes = nr * SECTOR_SIZE;
+	s->as_rw = rw;
+	for (i = 0; i < DIV_ROUND_UP(off + s->as_bytes, PAGE_SIZE); i++) {
+		struct page *p = st_page(r);
+
+		if (!p)
 			return false;
-		}
-		len = min(bytes, (u32)PAGE_SIZE - off);
-		bio_add_page(io->io_bio, io->io_pages[i], len, off);
-		bytes -= len;
-		off = 0;
+		s->as_pages[s->as_npages++] = p;
 	}
-	io->io_bio->bi_iter.bi_sector = io->io_sector;
-	io->io_bio->bi_rw = io->io_write ? REQ_WRITE : 0;
-	io->io_bio->bi_private = io;
-	io->io_bio->bi_end_io = st_endio;
-	io->io_done = false;
-	io->io_err = 0;
-	if (io->io_write)
-		for (i = 0; i < io->io_nr; i++) {
-			bench_fill_sector(sec, io->io_sector + i, s->s_gen[io->io_sector + i]);
-			bio_bytes(io->io_bio, i * SECTOR_SIZE, sec, SECTOR_SIZE, true);
+	if (rw & REQ_WRITE)
+		for (i = 0; i < nr; i++) {
+			bench_fill_sector(sec, sector + i, r->r_gen[sector + i]);
+			aio_copy(s, i * SECTOR_SIZE, sec, SECTOR_SIZE, true);
 		}
 	return true;
 }
 
-static void st_free(struct st_io *io)
+/* Submit what st_build() prepared in slot s; 0 or st_fail. */
+static int st_submit(struct st_run *r, struct aio_slot *s)
 {
-	u32 i;
+	int err = aio_submit(s, s->as_rw, s->as_sector, s->as_bytes);
 
-	for (i = 0; i < io->io_npages; i++)
-		__free_page(io->io_pages[i]);
-	if (io->io_bio)
-		bio_put(io->io_bio);
-	io->io_bio = NULL;
-	io->io_npages = 0;
+	return err ? st_fail("%s: cannot submit: %d", r->r_q->q_name, err) : 0;
 }
 
 /* Check a finished read against the generations; 0 or st_fail. */
-static int st_check(struct stress *s, struct st_io *io)
+static int st_check(struct st_run *r, struct aio_slot *s)
 {
 	u8 sec[SECTOR_SIZE], zero[SECTOR_SIZE];
 	u32 i;
 
 	memset(zero, 0, sizeof(zero));
-	for (i = 0; i < io->io_nr; i++) {
-		sector_t lba = io->io_sector + i;
-		u16 g = s->s_gen[lba];
+	for (i = 0; i < s->as_bytes / SECTOR_SIZE; i++) {
+		sector_t lba = s->as_sector + i;
+		u16 g = r->r_gen[lba];
 
-		bio_bytes(io->io_bio, i * SECTOR_SIZE, sec, SECTOR_SIZE, false);
+		aio_copy(s, i * SECTOR_SIZE, sec, SECTOR_SIZE, false);
 		if (g ? !bench_check_sector(sec, lba, g) : memcmp(sec, zero, SECTOR_SIZE) != 0)
 			return st_fail("%s: sector %llu: not generation %u",
-				       s->s_q->q_name, (unsigned long long)lba, g);
+				       r->r_q->q_name, (unsigned long long)lba, g);
 	}
 	return 0;
 }
 
-/* Wait for a batch; 0, or st_fail on error or timeout. */
-static int st_wait(struct stress *s, u32 n)
+/* Unplug and wait for slots 0..n-1; 0, or st_fail on error or timeout. */
+static int st_wait(struct st_run *r, u32 n)
 {
-	u64 deadline = ktime_ms() + ST_WAIT_MS;
 	u32 i;
 
-	blk_unplug(s->s_q);
-	for (i = 0; i < n; i++) {
-		while (!s->s_io[i].io_done) {
-			if (ktime_ms() > deadline)
-				return st_fail("%s: I/O did not complete in %u ms", s->s_q->q_name,
-					       ST_WAIT_MS);
-			cpu_idle_once();
-		}
-		if (s->s_io[i].io_err)
-			return st_fail("%s: I/O error %d at %llu", s->s_q->q_name, s->s_io[i].io_err,
-				       (unsigned long long)s->s_io[i].io_sector);
+	if (aio_drain(&r->r_aio, ST_WAIT_MS)) {
+		r->r_stuck = true;
+		return st_fail("%s: I/O did not complete in %u ms", r->r_q->q_name, ST_WAIT_MS);
 	}
-	return 0;
-}
-
-static bool overlaps(struct stress *s, u32 n, sector_t sector, u32 nr)
-{
-	u32 i;
-
 	for (i = 0; i < n; i++)
-		if (sector < s->s_io[i].io_sector + s->s_io[i].io_nr &&
-		    s->s_io[i].io_sector < sector + nr)
+		if (r->r_aio.ac_slots[i].as_err)
+			return st_fail("%s: I/O error %d at %llu", r->r_q->q_name,
+				       r->r_aio.ac_slots[i].as_err,
+				       (unsigned long long)r->r_aio.ac_slots[i].as_sector);
+	return 0;
+}
+
+/* Does [sector, sector + nr) overlap one of slots 0..n-1? */
+static bool overlaps(struct st_run *r, u32 n, sector_t sector, u32 nr)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		struct aio_slot *s = &r->r_aio.ac_slots[i];
+
+		if (sector < s->as_sector + s->as_bytes / SECTOR_SIZE && s->as_sector < sector + nr)
 			return true;
+	}
 	return false;
+}
+
+/* Build a batch of up to ST_BATCH non-overlapping random bios; how many, or st_fail. */
+static int st_batch(struct st_run *r, u16 gen, u32 *nbuilt)
+{
+	u32 n, i, nr;
+	sector_t sector;
+	bool write;
+
+	for (n = 0; n < ST_BATCH; n++) {
+		nr = 1 + st_rand(r) % ST_MAX_SECT;
+		sector = st_rand(r) % (ST_SECTORS - nr);
+		if (overlaps(r, n, sector, nr))
+			break;
+		write = st_rand(r) % 5 < 3;
+		if (write)
+			for (i = 0; i < nr; i++)
+				r->r_gen[sector + i] = gen;
+		if (!st_build(r, &r->r_aio.ac_slots[n], sector, nr, write ? REQ_WRITE : 0)) {
+			*nbuilt = n + 1;
+			return st_fail("no memory for bio pages");
+		}
+	}
+	*nbuilt = n;
+	return 0;
 }
 
 /* The random phase and the full read-back; 0 or st_fail. */
 static int stress_run(struct request_queue *q, u64 seed, bool *above_4g)
 {
-	struct stress *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct st_run *r = st_run_new(q, seed);
 	u32 done = 0, n, i, gen = 0;
-	int err = 0;
+	struct aio_slot *s;
+	int err = 0, e;
 
-	if (!s)
+	if (!r)
 		return st_fail("no memory");
-	s->s_q = q;
-	s->s_rng = seed | 1;
-	s->s_gen = kcalloc(ST_SECTORS, sizeof(u16), GFP_KERNEL);
-	if (!s->s_gen) {
-		kfree(s);
-		return st_fail("no memory");
-	}
 	while (!err && done < ST_BIOS) {
-		gen++;
-		for (n = 0; n < ST_BATCH; n++) {
-			struct st_io *io = &s->s_io[n];
-
-			io->io_nr = 1 + st_rand(s) % ST_MAX_SECT;
-			io->io_sector = st_rand(s) % (ST_SECTORS - io->io_nr);
-			if (overlaps(s, n, io->io_sector, io->io_nr))
-				break;
-			io->io_write = st_rand(s) % 5 < 3;
-			if (io->io_write)
-				for (i = 0; i < io->io_nr; i++)
-					s->s_gen[io->io_sector + i] = (u16)gen;
-			if (!st_build(s, io)) {
-				st_free(io);
-				err = st_fail("no memory for bio pages");
-				break;
-			}
-		}
+		err = st_batch(r, (u16)++gen, &n);
 		for (i = 0; i < n && !err; i++)
-			blk_queue_submit_bio(q, s->s_io[i].io_bio);
-		if (!err)
-			err = st_wait(s, n);
-		for (i = 0; i < n; i++) {
-			if (!err && !s->s_io[i].io_write)
-				err = st_check(s, &s->s_io[i]);
-			st_free(&s->s_io[i]);
+			err = st_submit(r, &r->r_aio.ac_slots[i]);
+		e = st_wait(r, n);	/* also after a failed submission: drain */
+		err = err ? err : e;
+		for (i = 0; i < n && !r->r_stuck; i++) {
+			s = &r->r_aio.ac_slots[i];
+			if (!err && !(s->as_rw & REQ_WRITE))
+				err = st_check(r, s);
+			aio_buf_free(s);
 		}
 		done += n;
 	}
 	/* Read everything back, 64 sectors at a time. */
+	s = &r->r_aio.ac_slots[0];
 	for (i = 0; !err && i < ST_SECTORS; i += ST_MAX_SECT) {
-		struct st_io *io = &s->s_io[0];
-
-		io->io_sector = i;
-		io->io_nr = ST_MAX_SECT;
-		io->io_write = false;
-		if (!st_build(s, io))
+		if (!st_build(r, s, i, ST_MAX_SECT, 0))
 			err = st_fail("no memory for read-back");
-		if (!err) {
-			blk_queue_submit_bio(q, io->io_bio);
-			err = st_wait(s, 1);
-		}
 		if (!err)
-			err = st_check(s, io);
-		st_free(io);
+			err = st_submit(r, s);
+		if (!err)
+			err = st_wait(r, 1);
+		if (!err)
+			err = st_check(r, s);
+		if (!r->r_stuck)
+			aio_buf_free(s);
 	}
 	if (above_4g)
-		*above_4g = s->s_above_4g;
-	kfree(s->s_gen);
-	kfree(s);
+		*above_4g = r->r_above_4g;
+	st_run_free(r);
 	return err;
 }
 
@@ -395,32 +377,20 @@ SELFTEST("block/stress/bounce_4g", st_bounce);
 /* Submit n bios of nr sectors at the given sectors and wait for them. */
 static int st_submit_list(struct request_queue *q, const sector_t *sectors, u32 n, u32 nr, u32 rw)
 {
-	struct stress *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	struct st_run *r = st_run_new(q, 11);
 	u32 i;
-	int err = 0;
+	int err = 0, e;
 
-	if (!s)
+	if (!r)
 		return st_fail("no memory");
-	s->s_q = q;
-	s->s_rng = 11;
-	s->s_gen = kcalloc(ST_SECTORS, sizeof(u16), GFP_KERNEL);
-	for (i = 0; i < n && !err; i++) {
-		s->s_io[i].io_sector = sectors[i];
-		s->s_io[i].io_nr = nr;
-		s->s_io[i].io_write = (rw & REQ_WRITE) != 0;
-		if (!s->s_gen || !st_build(s, &s->s_io[i]))
-			err = st_fail("no memory");
-		else
-			s->s_io[i].io_bio->bi_rw = rw;
-	}
 	for (i = 0; i < n && !err; i++)
-		blk_queue_submit_bio(q, s->s_io[i].io_bio);
-	if (!err)
-		err = st_wait(s, n);
-	for (i = 0; i < n; i++)
-		st_free(&s->s_io[i]);
-	kfree(s->s_gen);
-	kfree(s);
+		if (!st_build(r, &r->r_aio.ac_slots[i], sectors[i], nr, rw))
+			err = st_fail("no memory");
+	for (i = 0; i < n && !err; i++)
+		err = st_submit(r, &r->r_aio.ac_slots[i]);
+	e = st_wait(r, n);	/* also after a failed submission: drain */
+	err = err ? err : e;
+	st_run_free(r);
 	return err;
 }
 
@@ -485,6 +455,7 @@ static int st_deadline_order(u32 read_expire_ms, const sector_t *want)
 	sector_t issued[3];
 	unsigned long flags;
 	struct request_queue *q;
+	struct st_run *r;
 	u64 seq;
 	int err = 0;
 	u32 i, n;
@@ -499,32 +470,26 @@ static int st_deadline_order(u32 read_expire_ms, const sector_t *want)
 	blk_stop_queue(q);
 	spin_unlock_irqrestore(q->q_lock, flags);
 	seq = blk_trace_seq(q);
-	{
-		struct stress *s = kzalloc(sizeof(*s), GFP_KERNEL);
-
-		if (!s)
+	r = st_run_new(q, 13);
+	if (!r)
+		err = st_fail("no memory");
+	for (i = 0; r && i < 3 && !err; i++) {
+		if (!st_build(r, &r->r_aio.ac_slots[i], in[i], 8, 0))
 			err = st_fail("no memory");
-		for (i = 0; s && i < 3 && !err; i++) {
-			s->s_q = q;
-			s->s_gen = NULL;
-			s->s_io[i].io_sector = in[i];
-			s->s_io[i].io_nr = 8;
-			if (!st_build(s, &s->s_io[i]))
-				err = st_fail("no memory");
-			else
-				blk_queue_submit_bio(q, s->s_io[i].io_bio);
-		}
-		if (!err && read_expire_ms < 100)
-			mdelay(read_expire_ms + 5);	/* let them expire */
-		spin_lock_irqsave(q->q_lock, flags);
-		blk_start_queue(q);
-		spin_unlock_irqrestore(q->q_lock, flags);
-		if (s && !err)
-			err = st_wait(s, 3);
-		for (i = 0; s && i < 3; i++)
-			st_free(&s->s_io[i]);
-		kfree(s);
+		else
+			err = st_submit(r, &r->r_aio.ac_slots[i]);
 	}
+	if (!err && read_expire_ms < 100)
+		mdelay(read_expire_ms + 5);	/* let them expire */
+	spin_lock_irqsave(q->q_lock, flags);
+	blk_start_queue(q);
+	spin_unlock_irqrestore(q->q_lock, flags);
+	if (r) {
+		int e = st_wait(r, 3);
+
+		err = err ? err : e;
+	}
+	st_run_free(r);
 	n = st_issued(q, seq, issued, NULL, 3);
 	for (i = 0; !err && i < 3; i++)
 		if (n != 3 || issued[i] != want[i])

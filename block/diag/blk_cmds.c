@@ -4,6 +4,7 @@
  *
  *	iostat [DEV]                 per-queue counters, one line per queue
  *	blktrace DEV [on|off|clear]  the trace ring: start, stop, or print
+ *	                             (while off: a note, the ring is empty)
  *	elevator DEV [NAME] [key=value...]  show or switch the scheduler, tune it
  *
  * Output formats are stable (tests read them); see blk_stat_format() for
@@ -191,8 +192,9 @@ static int cmd_blktrace(int argc, char **argv)
 		return -EINVAL;
 	}
 	if (!q->q_trace) {
+		/* Off means no ring: an empty listing, not a failure. */
 		kprintf("blktrace: %s: tracing is off (blktrace %s on)\n", argv[1], argv[1]);
-		return -ECANCELED;
+		return 0;
 	}
 	ev = kcalloc(BLKTRACE_PRINT_MAX, sizeof(*ev), GFP_KERNEL);
 	if (!ev)
