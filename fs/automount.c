@@ -12,7 +12,6 @@
  * umount closes exactly what mount opened.
  */
 #include "fs/vfs.h"
-#include "fs/buffer.h"
 #include "block/bdev.h"
 #include "kernel/errno.h"
 #include "kernel/init.h"

@@ -12,7 +12,7 @@
  * Errors name the path they concern: "cat: /a/b: is a directory".
  */
 #include "fs/vfs.h"
-#include "fs/buffer.h"
+#include "block/bdev.h"
 #include "fs/fillgen.h"
 #include "kernel/errno.h"
 #include "kernel/console.h"

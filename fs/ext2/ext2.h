@@ -12,6 +12,7 @@
 #define FS_EXT2_EXT2_H
 
 #include "fs/buffer.h"
+#include "fs/direct_io.h"
 #include "fs/vfs.h"
 #include "fs/ext2/ext2_fs.h"
 

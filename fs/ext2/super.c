@@ -23,6 +23,8 @@
  * only uses them when the primary is damaged.
  */
 #include "fs/ext2/ext2.h"
+#include "block/bdev.h"
+#include "block/blkdev_io.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
@@ -449,7 +451,7 @@ static int ext2_probe(struct block_device *bdev)
 	struct ext2_super_block *sb;
 	int found;
 
-	if (bdev_nr_bytes(bdev) < EXT2_SUPER_OFFSET + EXT2_SUPER_SIZE)
+	if (blkdev_size(bdev) < EXT2_SUPER_OFFSET + EXT2_SUPER_SIZE)
 		return 0;
 	bh = bread(bdev, EXT2_SUPER_OFFSET / EXT2_SUPER_SIZE, EXT2_SUPER_SIZE);
 	if (IS_ERR(bh))
@@ -485,7 +487,7 @@ static int ext2_mount(struct vfs_mount *mnt, struct block_device *bdev)
 	fs->fs_rdonly = true;		/* nothing may be written until we know */
 	INIT_LIST_HEAD(&fs->fs_inodes);
 
-	if (bdev_nr_bytes(bdev) < EXT2_SUPER_OFFSET + EXT2_SUPER_SIZE) {
+	if (blkdev_size(bdev) < EXT2_SUPER_OFFSET + EXT2_SUPER_SIZE) {
 		err = -EINVAL;
 		goto free_fs;
 	}
@@ -498,7 +500,7 @@ static int ext2_mount(struct vfs_mount *mnt, struct block_device *bdev)
 	memcpy(&fs->fs_sb, bh->b_data, EXT2_SUPER_SIZE);
 	brelse(bh);
 
-	err = ext2_check_geometry(fs, &fs->fs_sb, bdev_nr_bytes(bdev), dev);
+	err = ext2_check_geometry(fs, &fs->fs_sb, blkdev_size(bdev), dev);
 	if (err)
 		goto free_fs;
 	err = ext2_check_features(fs, dev, &ro);
