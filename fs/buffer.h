@@ -111,12 +111,17 @@ void brelse(struct buffer_head *bh);
 /* The caller changed b_data: the block must be written back. */
 void mark_buffer_dirty(struct buffer_head *bh);
 
-/* Write @bh now if dirty and wait for it.  Returns 0 or -EIO. */
+/*
+ * Write @bh now if dirty and wait for it.  Returns 0, -EIO (the device
+ * failed it) or -ENOMEM (no bio could be built; nothing was sent).  Either
+ * way a failed buffer stays dirty.
+ */
 int sync_dirty_buffer(struct buffer_head *bh);
 
 /*
  * Write every dirty buffer of @bdev in block order, wait, then flush the
- * device's write cache.  Returns 0 or the first error (-EIO).
+ * device's write cache.  Returns 0 or the first error (-EIO, -ENOMEM as
+ * for sync_dirty_buffer()).
  */
 int sync_blockdev(struct block_device *bdev);
 
