@@ -257,7 +257,7 @@ struct buffer_head *bread(struct block_device *bdev, u64 block, u32 size)
 	return bh;
 }
 
-/* Same rule as fs/buffer.c: cached blocks through their buffers, the rest straight. */
+/* Same rule as fs/direct_io.c: cached blocks through their buffers, the rest straight. */
 int direct_rw_blocks(struct block_device *bdev, u64 block, u32 n, u32 size, void *buf, bool write)
 {
 	struct bf_dev *b = BF(bdev);
