@@ -8,7 +8,7 @@
  *	sha256sum: "<64 hex digits>  PATH", as the host's sha256sum prints
  *	df:        "Filesystem 1K-blocks Used Available Use% Mounted on" and one line a mount
  * fill writes the content defined in fs/fillgen.h (tools/fillgen.py makes
- * the same bytes on the host).  Long copies and fills stop at Ctrl-C.
+ * the same bytes on the host), with seed 1 unless one is given.  Long copies and fills stop at Ctrl-C.
  * Errors name the path they concern: "cat: /a/b: is a directory".
  */
 #include "fs/vfs.h"
@@ -364,6 +364,9 @@ free_buf:
 }
 SHELL_COMMAND("cp", cmd_cp, "cp SRC DST", "copy a file (into DST if DST is a directory)");
 
+/* The seed of `fill PATH BYTES`: `tools/fillgen.py BYTES 1` makes the same bytes. */
+#define FILL_DEFAULT_SEED	1
+
 static int cmd_fill(int argc, char **argv)
 {
 	u64 bytes, seed, done = 0;
@@ -372,7 +375,9 @@ static int cmd_fill(int argc, char **argv)
 	char *buf;
 	int err, e;
 
-	if (argc != 4 || str_to_u64(argv[2], &bytes, true) || str_to_u64(argv[3], &seed, false))
+	seed = FILL_DEFAULT_SEED;
+	if (argc < 3 || argc > 4 || str_to_u64(argv[2], &bytes, true) ||
+	    (argc == 4 && str_to_u64(argv[3], &seed, false)))
 		return -EINVAL;
 	buf = kmalloc(FS_SHELL_CHUNK, GFP_KERNEL);
 	if (!buf)
@@ -398,8 +403,8 @@ free_buf:
 	kfree(buf);
 	return path_err("fill", argv[1], err);
 }
-SHELL_COMMAND("fill", cmd_fill, "fill PATH BYTES SEED",
-	      "write BYTES of deterministic content (tools/fillgen.py) to PATH");
+SHELL_COMMAND("fill", cmd_fill, "fill PATH BYTES [SEED]",
+	      "write BYTES of deterministic content (tools/fillgen.py; SEED 1 if not given) to PATH");
 
 #define COMPLETE_MAX	256	/* the shell's longest line */
 
