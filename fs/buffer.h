@@ -19,8 +19,8 @@
  * for a different size drops the clean, unreferenced buffers of the old one.
  *
  * Implementations: fs/buffer.c and its neighbours over bios (the kernel:
- * buffer.c the cache, buffer_io.c its reads, buffer_writeback.c its
- * writes) and tests/unit/fakes/buffer_file.c over an image file or memory
+ * buffer.c the cache, buffer_io.c its bios and readahead,
+ * buffer_writeback.c its writes; see fs/buffer_priv.h) and tests/unit/fakes/buffer_file.c over an image file or memory
  * (host tests).  The device's size and name come from the block layer
  * (blkdev_size(), bdev_name()).
  *
@@ -38,7 +38,7 @@ struct block_device;
 
 /*
  * b_state bits.  Writers hold the cache's lock ([c]; in fs/buffer.c that
- * is cache.lock, taken irqsave, since bio completions change the bits in
+ * is bcache.lock, taken irqsave, since bio completions change the bits in
  * interrupt context); the tests read one bit with READ_ONCE and need no
  * lock.  Use the helpers below, never the raw bits.
  */

@@ -1,8 +1,8 @@
 /*
  * ext2 internals shared by the files of fs/ext2/: the in-core superblock
  * (struct ext2_fs) and in-core inode (struct ext2_inode_info), and the
- * calls between super.c, balloc.c, ialloc.c, inode.c, bmap.c, dir.c,
- * file.c and namei.c.  Nothing outside fs/ext2/ includes this; the VFS
+ * calls between super.c, super_check.c, meta.c, balloc.c, ialloc.c,
+ * inode.c, bmap.c, dir.c, file.c and namei.c.  Nothing outside fs/ext2/ includes this; the VFS
  * sees ext2 only through ext2_fstype and the vnode ops.
  *
  * Lock legend: [I] immutable after mount, [v] serialised by the VFS's
