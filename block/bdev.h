@@ -80,6 +80,12 @@ int bdev_open(struct block_device *bdev, fmode_t mode, void *holder);
 /* Undo one bdev_open with the same mode and holder.  Returns 0 or -EINVAL. */
 int bdev_close(struct block_device *bdev, fmode_t mode, void *holder);
 
+/* "sda1": valid while the caller holds its reference. */
+static inline const char *bdev_name(const struct block_device *bdev)
+{
+	return bdev->bd_name;
+}
+
 /* Is a write to bdev refused (medium, writable= policy)? */
 bool bdev_read_only(struct block_device *bdev);
 /* Size in 512-byte sectors. */

@@ -3,23 +3,22 @@
  * filesystem is mounted at /NAME at boot (late_initcall, after the disk
  * drivers added their disks), read-write only if the device is writable
  * (the writable= policy of the registry), otherwise read-only; the
- * shell's `mount DEV|PARTUUID=...|UUID=... DIR [ro]`, `mount` (list) and
- * `umount DIR` do the rest by hand.  ext2's identity (type, UUID, label)
- * also joins blkid through the registry's filesystem-probe hook.
+ * shell's mount and umount (fs/mount_cmds.c) do the rest by hand through
+ * the calls in fs/automount.h, and shutdown unmounts everything.  ext2's
+ * identity (type, UUID, label) also joins blkid through the registry's
+ * filesystem-probe hook.
  *
  * A mounted device is opened and claimed (FMODE_EXCL) for as long as it
  * is mounted; this file keeps each mount's device and open mode so that
  * umount closes exactly what mount opened.
  */
+#include "fs/automount.h"
 #include "fs/vfs.h"
-#include "fs/buffer.h"
 #include "block/bdev.h"
 #include "kernel/errno.h"
 #include "kernel/init.h"
-#include "kernel/console.h"
 #include "kernel/power.h"
 #include "kernel/printk.h"
-#include "kernel/shell.h"
 #include "kernel/mm/slab.h"
 #include "lib/list.h"
 #include "lib/string.h"
@@ -34,11 +33,7 @@ struct fs_claim {
 static LIST_HEAD(fs_claims);		/* [v] */
 static char fs_holder;			/* the claim holder for mounted devices */
 
-/*
- * Open @bdev (referenced; the reference passes to the mount or is dropped)
- * and mount it at @dir with @fstype (NULL: probe).  0 or -errno.
- */
-static int fs_mount_bdev(struct block_device *bdev, const char *dir, const char *fstype,
+int fs_mount_bdev(struct block_device *bdev, const char *dir, const char *fstype,
 			 unsigned flags)
 {
 	fmode_t mode = FMODE_READ | FMODE_EXCL;
@@ -119,8 +114,7 @@ static int fs_blkid_init(void)
 }
 fs_initcall(fs_blkid_init);
 
-/* The device whose filesystem has UUID @uuid (referenced), or NULL. */
-static struct block_device *fs_lookup_uuid(const char *uuid)
+struct block_device *fs_lookup_uuid(const char *uuid)
 {
 	struct block_device *bdev = NULL;
 	struct bdev_fs_info info;
@@ -132,64 +126,12 @@ static struct block_device *fs_lookup_uuid(const char *uuid)
 	return NULL;
 }
 
-static int mount_list_one(struct vfs_mount *m, void *path)
-{
-	int err = vfs_mount_path(m, path, VFS_PATH_MAX);
-
-	if (err)
-		return err;
-	kprintf("%s on %s type %s (%s)\n", bdev_name(m->mnt_bdev), (char *)path,
-		m->mnt_type->ft_name, m->mnt_flags & VFS_MNT_RDONLY ? "ro" : "rw");
-	return 0;
-}
-
-static int mount_list(void)
-{
-	char *path = kmalloc(VFS_PATH_MAX, GFP_KERNEL);
-	int err;
-
-	if (!path)
-		return -ENOMEM;
-	err = vfs_for_each_mount(mount_list_one, path);
-	kfree(path);
-	return err;
-}
-
-static int cmd_mount(int argc, char **argv)
-{
-	struct block_device *bdev;
-	unsigned flags = 0;
-	int err;
-
-	if (argc == 1)
-		return mount_list();
-	if (argc == 4 && !strcmp(argv[3], "ro"))
-		flags = VFS_MNT_RDONLY;
-	else if (argc != 3)
-		return -EINVAL;
-	if (str_starts(argv[1], "UUID="))
-		bdev = fs_lookup_uuid(argv[1] + 5);
-	else
-		bdev = bdev_lookup(argv[1]);
-	if (!bdev)
-		return -ENODEV;
-	err = fs_mount_bdev(bdev, argv[2], NULL, flags);
-	if (err == -EINVAL) {	/* the filesystem refused it, and said why: not a usage error */
-		kprintf("mount: %s: not mounted: the filesystem refused it\n", argv[1]);
-		return -ECANCELED;
-	}
-	return err;
-}
-SHELL_COMMAND("mount", cmd_mount, "mount [DEV|PARTUUID=..|UUID=.. DIR [ro]]",
-	      "mount a filesystem on directory DIR (or at a new /NAME), or list mounts");
-
 static int mount_uses(struct vfs_mount *m, void *bdev)
 {
 	return m->mnt_bdev == bdev;
 }
 
-/* Unmount @m and close its device.  0 or -errno (-EBUSY: still in use). */
-static int fs_umount(struct vfs_mount *m)
+int fs_umount(struct vfs_mount *m)
 {
 	struct block_device *bdev = m->mnt_bdev;
 	struct fs_claim *c;
@@ -209,18 +151,6 @@ static int fs_umount(struct vfs_mount *m)
 	}
 	return err;
 }
-
-static int cmd_umount(int argc, char **argv)
-{
-	struct vfs_mount *m;
-	int err;
-
-	if (argc != 2)
-		return -EINVAL;
-	err = vfs_find_mount(argv[1], &m);
-	return err ? err : fs_umount(m);
-}
-SHELL_COMMAND("umount", cmd_umount, "umount DIR", "write back and unmount a filesystem");
 
 static int last_mount(struct vfs_mount *m, void *last)
 {

@@ -10,21 +10,23 @@
  * or when the cache writes back to make room.  getblk() is bread() for a
  * block about to be overwritten entirely: no read, contents undefined
  * until the caller fills them and calls set_buffer_uptodate().  File data
- * in bulk bypasses the buffers with direct_rw_blocks(), which stays
- * coherent with them.
+ * in bulk bypasses the buffers with direct_rw_blocks() (fs/direct_io.h),
+ * which stays coherent with them.
  *
  * Block numbers are in units of the size passed with them (1, 2 or 4 KiB
  * for ext2); one device uses one size at a time, except that a filesystem
  * may read with 1024 first (the ext2 superblock) and then switch: asking
  * for a different size drops the clean, unreferenced buffers of the old one.
  *
- * Implementations: fs/buffer.c over bios (the kernel) and
- * tests/unit/fakes/buffer_file.c over an image file or memory (host tests).
- * The device calls at the bottom belong to the block layer's registry;
- * they are declared here until block/ exports them.
+ * Implementations: fs/buffer.c and its neighbours over bios (the kernel:
+ * buffer.c the cache, buffer_io.c its bios and readahead,
+ * buffer_writeback.c its writes; see fs/buffer_priv.h) and tests/unit/fakes/buffer_file.c over an image file or memory
+ * (host tests).  The device's size and name come from the block layer
+ * (blkdev_size(), bdev_name()).
  *
  * Locking: callers are serialised (one filesystem caller at a time, the
- * shell thread); the cache itself takes its own lock around its lists.
+ * shell thread); the cache itself takes its own lock around its lists
+ * and the buffers' b_state and b_count.
  */
 #ifndef FS_BUFFER_H
 #define FS_BUFFER_H
@@ -34,10 +36,18 @@
 
 struct block_device;
 
-/* b_state bits */
-#define BH_Uptodate	0	/* b_data holds the disk's contents (or newer) */
-#define BH_Dirty	1	/* b_data is newer than the disk */
-#define BH_Error	2	/* the last read or write of this block failed */
+/*
+ * b_state bits.  Writers hold the cache's lock ([c]; in fs/buffer.c that
+ * is bcache.lock, taken irqsave, since bio completions change the bits in
+ * interrupt context); the tests read one bit with READ_ONCE and need no
+ * lock.  Use the helpers below, never the raw bits.
+ */
+enum bh_state_bits {
+	BH_Uptodate,	/* b_data holds the disk's contents (or newer) */
+	BH_Dirty,	/* b_data is newer than the disk */
+	BH_Error,	/* the last read or write of this block failed */
+	BH_Lock,	/* I/O in flight (the cache's own; callers never set it) */
+};
 
 /*
  * Lock legend: [I] immutable while the buffer exists, [c] the cache's lock,
@@ -48,26 +58,34 @@ struct buffer_head {
 	u64			b_blocknr;	/* [I] in b_size units */
 	u32			b_size;		/* [I] bytes: 512..4096, a power of two */
 	u8			*b_data;	/* [I] pointer; contents [o] */
-	unsigned long		b_state;	/* [c] BH_* bits */
+	unsigned long		b_state;	/* [c] BH_* bits, through the helpers */
 	u32			b_count;	/* [c] references */
 	struct list_head	b_hash;		/* [c] on the cache's hash chain */
 	struct list_head	b_lru;		/* [c] on the LRU, when b_count == 0 */
 };
 
-static inline bool buffer_uptodate(const struct buffer_head *bh)
-{
-	return bh->b_state & (1UL << BH_Uptodate);
+/*
+ * buffer_NAME(bh) tests a bit, set_buffer_NAME(bh) and clear_buffer_NAME(bh)
+ * change it (caller holds [c]; see above).  Linux's BUFFER_FNS.
+ */
+#define BUFFER_FNS(bit, name)						\
+static inline bool buffer_##name(const struct buffer_head *bh)		\
+{									\
+	return READ_ONCE(bh->b_state) & (1UL << BH_##bit);		\
+}									\
+static inline void set_buffer_##name(struct buffer_head *bh)		\
+{									\
+	bh->b_state |= 1UL << BH_##bit;					\
+}									\
+static inline void clear_buffer_##name(struct buffer_head *bh)		\
+{									\
+	bh->b_state &= ~(1UL << BH_##bit);				\
 }
 
-static inline bool buffer_dirty(const struct buffer_head *bh)
-{
-	return bh->b_state & (1UL << BH_Dirty);
-}
-
-static inline void set_buffer_uptodate(struct buffer_head *bh)
-{
-	bh->b_state |= 1UL << BH_Uptodate;
-}
+BUFFER_FNS(Uptodate, uptodate)
+BUFFER_FNS(Dirty, dirty)
+BUFFER_FNS(Error, error)
+BUFFER_FNS(Lock, locked)
 
 /**
  * bread - a referenced buffer holding block @block of @bdev
@@ -93,38 +111,17 @@ void brelse(struct buffer_head *bh);
 /* The caller changed b_data: the block must be written back. */
 void mark_buffer_dirty(struct buffer_head *bh);
 
-/**
- * direct_rw_blocks - move whole blocks between memory and the device
- * @bdev:  the device
- * @block: first block, in @size units
- * @n:     how many consecutive blocks
- * @size:  block size in bytes (the one the device's buffers use)
- * @buf:   n * size bytes: the destination of a read, the source of a write
- * @write: direction
- *
- * For file data in bulk, without a buffer per block.  Coherence rule:
- * every block the cache holds is moved through its buffer (a read copies
- * it out, reading it first if it is not uptodate; a write copies into it
- * and marks it dirty); only the blocks the cache does not hold go straight
- * between @buf and the device, as large bios, and the call returns when
- * they are done.  The I/O is synchronous and callers are serialised, so
- * no buffer can appear for a block while its direct I/O is in flight, and
- * a buffer made later reads what the direct write left on the device.
- * Written blocks are on the device, not yet flushed: sync_blockdev()
- * flushes them with the rest.
- *
- * Returns 0, -EIO (some blocks may have moved), -ENXIO past the end of
- * the device, -ENOMEM, -EINVAL for a bad size.  Process context.
+/*
+ * Write @bh now if dirty and wait for it.  Returns 0, -EIO (the device
+ * failed it) or -ENOMEM (no bio could be built; nothing was sent).  Either
+ * way a failed buffer stays dirty.
  */
-int direct_rw_blocks(struct block_device *bdev, u64 block, u32 n, u32 size,
-		     void *buf, bool write);
-
-/* Write @bh now if dirty and wait for it.  Returns 0 or -EIO. */
 int sync_dirty_buffer(struct buffer_head *bh);
 
 /*
  * Write every dirty buffer of @bdev in block order, wait, then flush the
- * device's write cache.  Returns 0 or the first error (-EIO).
+ * device's write cache.  Returns 0 or the first error (-EIO, -ENOMEM as
+ * for sync_dirty_buffer()).
  */
 int sync_blockdev(struct block_device *bdev);
 
@@ -136,14 +133,5 @@ int sync_blockdev(struct block_device *bdev);
  * ones were dropped (both reported).
  */
 int invalidate_bdev(struct block_device *bdev);
-
-/* --- Device queries (the block layer's registry provides these) --- */
-
-/* Size in bytes. */
-u64 bdev_nr_bytes(struct block_device *bdev);
-/* True unless the disk was named writable (see the gendisk issue). */
-bool bdev_read_only(struct block_device *bdev);
-/* "sda1": valid while the device is open. */
-const char *bdev_name(struct block_device *bdev);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * The content of `fill PATH BYTES SEED`: deterministic, seekable, and
+ * The content of `fill PATH BYTES [SEED]`: deterministic, seekable, and
  * reproducible on the host by tools/fillgen.py.
  *
  * The file is a sequence of 64-bit little-endian words; word k (bytes

@@ -17,7 +17,6 @@
  * fs/vfs.h (one caller at a time).
  */
 #include "fs/vfs.h"
-#include "fs/buffer.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/mm/slab.h"

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Reproduce the content of the kernel shell's `fill PATH BYTES SEED`.
+"""Reproduce the content of the kernel shell's `fill PATH BYTES [SEED]`
+(the shell's SEED is 1 when not given).
 
 Usage: fillgen.py BYTES SEED [OFFSET] > file
 

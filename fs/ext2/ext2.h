@@ -1,8 +1,8 @@
 /*
  * ext2 internals shared by the files of fs/ext2/: the in-core superblock
  * (struct ext2_fs) and in-core inode (struct ext2_inode_info), and the
- * calls between super.c, balloc.c, ialloc.c, inode.c, bmap.c, dir.c,
- * file.c and namei.c.  Nothing outside fs/ext2/ includes this; the VFS
+ * calls between super.c, super_check.c, meta.c, balloc.c, ialloc.c,
+ * inode.c, bmap.c, dir.c, file.c and namei.c.  Nothing outside fs/ext2/ includes this; the VFS
  * sees ext2 only through ext2_fstype and the vnode ops.
  *
  * Lock legend: [I] immutable after mount, [v] serialised by the VFS's
@@ -12,6 +12,7 @@
 #define FS_EXT2_EXT2_H
 
 #include "fs/buffer.h"
+#include "fs/direct_io.h"
 #include "fs/vfs.h"
 #include "fs/ext2/ext2_fs.h"
 
@@ -122,6 +123,16 @@ void ext2_error(struct ext2_fs *fs, const char *where, const char *fmt, ...) __p
 u32 ext2_now(void);
 int ext2_write_super(struct ext2_fs *fs);
 
+/* super_check.c: the on-disk superblock and descriptors, checked */
+int ext2_check_geometry(struct ext2_fs *fs, const struct ext2_super_block *sb,
+			u64 devbytes, const char *dev);
+int ext2_check_features(struct ext2_fs *fs, const char *dev, bool *force_ro);
+u64 ext2_max_size(const struct ext2_fs *fs);
+int ext2_load_groups(struct ext2_fs *fs, const char *dev);
+u32 ext2_desc_block(const struct ext2_fs *fs, u32 i);
+bool ext2_group_has_super(const struct ext2_fs *fs, u32 group);
+u32 ext2_group_head_blocks(const struct ext2_fs *fs, u32 group);
+
 /* meta.c: where metadata lies */
 int ext2_meta_init(struct ext2_fs *fs, const char *dev);
 u32 ext2_data_run(const struct ext2_fs *fs, u32 blk, u32 n);
@@ -129,8 +140,6 @@ u32 ext2_data_run(const struct ext2_fs *fs, u32 blk, u32 n);
 /* balloc.c: blocks */
 int ext2_new_blocks(struct ext2_fs *fs, u32 goal, u32 max, u32 *out);
 int ext2_free_block(struct ext2_fs *fs, u32 blk);
-bool ext2_group_has_super(const struct ext2_fs *fs, u32 group);
-u32 ext2_group_head_blocks(const struct ext2_fs *fs, u32 group);
 int ext2_find_zero(const u8 *map, u32 nbits, u32 start);
 
 /* ialloc.c: inodes */

@@ -121,7 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (vfs_find_mount("/f", &m) || vfs_umount(m))
 			abort();	/* nothing is open: unmount must succeed */
 	}
-	if (bdev && bdev_close(bdev))
+	if (bdev && bdev_file_close(bdev))
 		abort();		/* a buffer reference leaked */
 	free(img);
 	if (host_slab_live)

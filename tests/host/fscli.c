@@ -237,7 +237,7 @@ static int do_mount(const char *img, const char *dir, bool readonly)
 		return -ENOENT;
 	err = vfs_mount(b, dir, "ext2", readonly ? VFS_MNT_RDONLY : 0);
 	if (err) {
-		bdev_close(b);
+		bdev_file_close(b);
 		return err;
 	}
 	others[i] = b;
@@ -258,7 +258,7 @@ static int umount_close(struct vfs_mount *m)
 	if (i < MAX_MOUNTS) {
 		memmove(&others[i], &others[i + 1], (MAX_MOUNTS - 1 - i) * sizeof(others[0]));
 		others[MAX_MOUNTS - 1] = NULL;
-		if (bdev_close(b) && !err)
+		if (bdev_file_close(b) && !err)
 			err = -EBUSY;	/* a buffer reference leaked */
 	}
 	return err;
@@ -443,7 +443,7 @@ int main(int argc, char **argv)
 	err = mount_d(ro);
 	printf("mount = %d\n", err);
 	if (err) {
-		bdev_close(bdev);
+		bdev_file_close(bdev);
 		return 3;
 	}
 	while (fgets(line, sizeof(line), stdin)) {
@@ -479,7 +479,7 @@ int main(int argc, char **argv)
 		printf("leak: %u buffers still referenced\n", bs.bs_referenced);
 		status = 1;
 	}
-	err = bdev_close(bdev);
+	err = bdev_file_close(bdev);
 	if (err) {
 		printf("close = %d\n", err);
 		status = 1;

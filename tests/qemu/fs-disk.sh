@@ -9,6 +9,7 @@ demo=$logdir/fs-disk-demo
 tools/mkdemo "$demo" >/dev/null
 ops='write /P/note.txt written-by-the-kernel; mkdir /P/d; mkdir /P/d/e;
 cp /P/random.bin /P/d/e/copy.bin; cp /P/README /P/d; fill /P/d/filled.bin 3000000 11;
+fill /P/d/seed1.bin 5000;
 mv /P/hello.txt /P/d/hello.txt; ln -s d/e/copy.bin /P/link; ln /P/README /P/d/hard;
 rm /P/docs/numbers.txt; write /P/grow.txt a; dd if=/P/random.bin of=/P/grow.txt bs=4096 seek=100 count=3'
 
@@ -36,6 +37,9 @@ check_fs() {	# NAME IMAGE OFFSET_BYTES
 	debugfs -R 'dump /d/filled.bin '"$f.fill" "$fs" >/dev/null 2>&1
 	python3 tools/fillgen.py 3000000 11 | cmp -s - "$f.fill" && ok "$name/fill" ||
 		notok "$name/fill" "fill content differs from tools/fillgen.py"
+	debugfs -R 'dump /d/seed1.bin '"$f.seed1" "$fs" >/dev/null 2>&1
+	python3 tools/fillgen.py 5000 1 | cmp -s - "$f.seed1" && ok "$name/fill-default-seed" ||
+		notok "$name/fill-default-seed" "fill without SEED is not seed 1"
 	debugfs -R 'stat /link' "$fs" 2>/dev/null | grep -q 'Fast link dest: "d/e/copy.bin"' &&
 		ok "$name/symlink" || notok "$name/symlink" "symlink target"
 	[ "$(debugfs -R 'stat /README' "$fs" 2>/dev/null | sed -n 's/.*Links: \([0-9]*\).*/\1/p')" = 2 ] &&

@@ -6,7 +6,7 @@
  * pread/pwrite (or memcpy) for I/O.  Dirty buffers are written back at
  * sync, at eviction and at close.  It checks what a real cache would
  * tolerate silently: a brelse() of an unreferenced buffer aborts, and
- * bdev_close() reports buffers still referenced (reference leaks).
+ * bdev_file_close() reports buffers still referenced (reference leaks).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,17 +17,22 @@
 #include <sys/stat.h>
 #include "kernel/errno.h"
 #include "kernel/printk.h"
+#include "block/bdev.h"
+#include "block/blkdev_io.h"
 #include "tests/unit/fakes/buffer_file.h"
 
 #define BF_HASH		1024	/* hash chains per device */
 #define BF_LIMIT	4096	/* default most buffers kept */
 
-struct block_device {
+#define BF(bdev)	container_of(bdev, struct bf_dev, bd_bdev)
+
+/* The fake's device: the registry's struct first, for bdev_name(). */
+struct bf_dev {
+	struct block_device	bd_bdev;	/* bd_name filled in */
 	int			bd_fd;		/* -1 for memory */
 	u8			*bd_mem;
 	u64			bd_off, bd_size;
 	bool			bd_ro;
-	char			bd_name[32];
 	struct list_head	bd_hash[BF_HASH];
 	struct list_head	bd_lru;		/* unreferenced, oldest first */
 	u32			bd_nbuf, bd_limit;
@@ -36,9 +41,9 @@ struct block_device {
 	struct bdev_stats	bd_st;
 };
 
-static struct block_device *bdev_new(void)
+static struct bf_dev *bdev_new(void)
 {
-	struct block_device *b = calloc(1, sizeof(*b));
+	struct bf_dev *b = calloc(1, sizeof(*b));
 	int i;
 
 	if (!b)
@@ -53,7 +58,7 @@ static struct block_device *bdev_new(void)
 
 struct block_device *bdev_file_open(const char *path, u64 offset, u64 size, bool ro)
 {
-	struct block_device *b;
+	struct bf_dev *b;
 	struct stat st;
 	int fd;
 
@@ -71,8 +76,8 @@ struct block_device *bdev_file_open(const char *path, u64 offset, u64 size, bool
 	b->bd_off = offset;
 	b->bd_size = size;
 	b->bd_ro = ro;
-	snprintf(b->bd_name, sizeof(b->bd_name), "file0");
-	return b;
+	snprintf(b->bd_bdev.bd_name, sizeof(b->bd_bdev.bd_name), "file0");
+	return &b->bd_bdev;
 close_fd:
 	close(fd);
 	return NULL;
@@ -80,25 +85,25 @@ close_fd:
 
 struct block_device *bdev_mem_open(void *mem, u64 len, bool ro, const char *name)
 {
-	struct block_device *b = bdev_new();
+	struct bf_dev *b = bdev_new();
 
 	if (!b)
 		return NULL;
 	b->bd_mem = mem;
 	b->bd_size = len;
 	b->bd_ro = ro;
-	snprintf(b->bd_name, sizeof(b->bd_name), "%s", name);
-	return b;
+	snprintf(b->bd_bdev.bd_name, sizeof(b->bd_bdev.bd_name), "%s", name);
+	return &b->bd_bdev;
 }
 
-static bool in_fail(struct block_device *b, u64 pos, u64 len, bool write)
+static bool in_fail(struct bf_dev *b, u64 pos, u64 len, bool write)
 {
 	return write == b->bd_fail_writes && pos < b->bd_fail_end &&
 	       pos + len > b->bd_fail_start;
 }
 
 /* Move [pos, pos + len) of the device to or from @buf, unless it is in a failing range. */
-static int bf_rw(struct block_device *b, u64 pos, u8 *buf, size_t len, bool write)
+static int bf_rw(struct bf_dev *b, u64 pos, u8 *buf, size_t len, bool write)
 {
 	ssize_t n;
 
@@ -131,7 +136,7 @@ static int bf_rw(struct block_device *b, u64 pos, u8 *buf, size_t len, bool writ
 
 static int bf_io(struct buffer_head *bh, bool write)
 {
-	struct block_device *b = bh->b_bdev;
+	struct bf_dev *b = BF(bh->b_bdev);
 	int err = bf_rw(b, bh->b_blocknr * bh->b_size, bh->b_data, bh->b_size, write);
 
 	if (!err && write)
@@ -149,10 +154,10 @@ static int bf_writeback(struct buffer_head *bh)
 		return 0;
 	err = bf_io(bh, true);
 	if (err) {
-		bh->b_state |= 1UL << BH_Error;
+		set_buffer_error(bh);
 		return err;
 	}
-	bh->b_state &= ~(1UL << BH_Dirty);
+	clear_buffer_dirty(bh);
 	return 0;
 }
 
@@ -160,13 +165,13 @@ static void bf_free(struct buffer_head *bh)
 {
 	list_del(&bh->b_hash);
 	list_del(&bh->b_lru);
-	bh->b_bdev->bd_nbuf--;
+	BF(bh->b_bdev)->bd_nbuf--;
 	free(bh->b_data);
 	free(bh);
 }
 
 /* Evict unreferenced buffers, oldest first, until under the limit. */
-static void bf_shrink(struct block_device *b)
+static void bf_shrink(struct bf_dev *b)
 {
 	struct buffer_head *bh, *t;
 
@@ -180,7 +185,7 @@ static void bf_shrink(struct block_device *b)
 }
 
 /* Drop unreferenced buffers whose size is not @size. */
-static void bf_drop_other_sizes(struct block_device *b, u32 size)
+static void bf_drop_other_sizes(struct bf_dev *b, u32 size)
 {
 	struct buffer_head *bh, *t;
 
@@ -189,7 +194,7 @@ static void bf_drop_other_sizes(struct block_device *b, u32 size)
 			bf_free(bh);
 }
 
-static struct buffer_head *bf_find(struct block_device *b, u64 block, u32 size)
+static struct buffer_head *bf_find(struct bf_dev *b, u64 block, u32 size)
 {
 	struct list_head *chain = &b->bd_hash[(block ^ size) % BF_HASH];
 	struct buffer_head *bh;
@@ -200,8 +205,9 @@ static struct buffer_head *bf_find(struct block_device *b, u64 block, u32 size)
 	return NULL;
 }
 
-struct buffer_head *getblk(struct block_device *b, u64 block, u32 size)
+struct buffer_head *getblk(struct block_device *bdev, u64 block, u32 size)
 {
+	struct bf_dev *b = BF(bdev);
 	struct buffer_head *bh;
 
 	if (size < 512 || size > 65536 || !is_power_of_2(size))
@@ -224,7 +230,7 @@ struct buffer_head *getblk(struct block_device *b, u64 block, u32 size)
 		free(bh);
 		return ERR_PTR(-ENOMEM);
 	}
-	bh->b_bdev = b;
+	bh->b_bdev = bdev;
 	bh->b_blocknr = block;
 	bh->b_size = size;
 	bh->b_count = 1;
@@ -234,16 +240,16 @@ struct buffer_head *getblk(struct block_device *b, u64 block, u32 size)
 	return bh;
 }
 
-struct buffer_head *bread(struct block_device *b, u64 block, u32 size)
+struct buffer_head *bread(struct block_device *bdev, u64 block, u32 size)
 {
-	struct buffer_head *bh = getblk(b, block, size);
+	struct buffer_head *bh = getblk(bdev, block, size);
 	int err;
 
 	if (IS_ERR(bh) || buffer_uptodate(bh))
 		return bh;
 	err = bf_io(bh, false);
 	if (err) {
-		bh->b_state |= 1UL << BH_Error;
+		set_buffer_error(bh);
 		brelse(bh);
 		return ERR_PTR(err);
 	}
@@ -251,9 +257,10 @@ struct buffer_head *bread(struct block_device *b, u64 block, u32 size)
 	return bh;
 }
 
-/* Same rule as fs/buffer.c: cached blocks through their buffers, the rest straight. */
-int direct_rw_blocks(struct block_device *b, u64 block, u32 n, u32 size, void *buf, bool write)
+/* Same rule as fs/direct_io.c: cached blocks through their buffers, the rest straight. */
+int direct_rw_blocks(struct block_device *bdev, u64 block, u32 n, u32 size, void *buf, bool write)
 {
+	struct bf_dev *b = BF(bdev);
 	struct buffer_head *bh = NULL;
 	u8 *p = buf;
 	u32 i = 0, j;
@@ -291,9 +298,9 @@ int direct_rw_blocks(struct block_device *b, u64 block, u32 n, u32 size, void *b
 	return err;
 }
 
-void breadahead(struct block_device *b, u64 block, u32 size)
+void breadahead(struct block_device *bdev, u64 block, u32 size)
 {
-	struct buffer_head *bh = bread(b, block, size);
+	struct buffer_head *bh = bread(bdev, block, size);
 
 	if (!IS_ERR(bh))
 		brelse(bh);
@@ -309,17 +316,18 @@ void brelse(struct buffer_head *bh)
 		abort();
 	}
 	if (--bh->b_count == 0)
-		list_add_tail(&bh->b_lru, &bh->b_bdev->bd_lru);
+		list_add_tail(&bh->b_lru, &BF(bh->b_bdev)->bd_lru);
 }
 
 void mark_buffer_dirty(struct buffer_head *bh)
 {
-	if (bh->b_bdev->bd_ro) {
+	if (BF(bh->b_bdev)->bd_ro) {
 		fprintf(stderr, "mark_buffer_dirty: block %llu on a read-only device\n",
 			(unsigned long long)bh->b_blocknr);
 		abort();
 	}
-	bh->b_state |= 1UL << BH_Dirty | 1UL << BH_Uptodate;
+	set_buffer_dirty(bh);
+	set_buffer_uptodate(bh);
 }
 
 int sync_dirty_buffer(struct buffer_head *bh)
@@ -335,8 +343,9 @@ static int cmp_blocks(const void *a, const void *b)
 	return x->b_blocknr < y->b_blocknr ? -1 : x->b_blocknr > y->b_blocknr;
 }
 
-int sync_blockdev(struct block_device *b)
+int sync_blockdev(struct block_device *bdev)
 {
+	struct bf_dev *b = BF(bdev);
 	struct buffer_head **v, *bh;
 	u32 n = 0, i;
 	int err = 0, e;
@@ -360,8 +369,9 @@ int sync_blockdev(struct block_device *b)
 	return err;
 }
 
-int invalidate_bdev(struct block_device *b)
+int invalidate_bdev(struct block_device *bdev)
 {
+	struct bf_dev *b = BF(bdev);
 	struct buffer_head *bh, *t;
 	int err = 0, i;
 
@@ -380,11 +390,12 @@ int invalidate_bdev(struct block_device *b)
 	return err;
 }
 
-int bdev_close(struct block_device *b)
+int bdev_file_close(struct block_device *bdev)
 {
-	int err = sync_blockdev(b), e;
+	struct bf_dev *b = BF(bdev);
+	int err = sync_blockdev(bdev), e;
 
-	e = invalidate_bdev(b);
+	e = invalidate_bdev(bdev);
 	if (e)
 		err = e;
 	if (b->bd_nbuf == 0) {
@@ -395,8 +406,9 @@ int bdev_close(struct block_device *b)
 	return err;
 }
 
-void bdev_get_stats(struct block_device *b, struct bdev_stats *st)
+void bdev_get_stats(struct block_device *bdev, struct bdev_stats *st)
 {
+	struct bf_dev *b = BF(bdev);
 	struct buffer_head *bh;
 	int i;
 
@@ -409,18 +421,20 @@ void bdev_get_stats(struct block_device *b, struct bdev_stats *st)
 				st->bs_referenced++;
 }
 
-void bdev_fail_range(struct block_device *b, u64 start, u64 end, bool writes)
+void bdev_fail_range(struct block_device *bdev, u64 start, u64 end, bool writes)
 {
+	struct bf_dev *b = BF(bdev);
 	b->bd_fail_start = start;
 	b->bd_fail_end = end;
 	b->bd_fail_writes = writes;
 }
 
-void bdev_set_cache_limit(struct block_device *b, u32 n)
+void bdev_set_cache_limit(struct block_device *bdev, u32 n)
 {
+	struct bf_dev *b = BF(bdev);
 	b->bd_limit = n ? n : 1;
 }
 
-u64 bdev_nr_bytes(struct block_device *b) { return b->bd_size; }
-bool bdev_read_only(struct block_device *b) { return b->bd_ro; }
-const char *bdev_name(struct block_device *b) { return b->bd_name; }
+/* The registry's calls the filesystem makes (block/bdev.h, block/blkdev_io.h). */
+u64 blkdev_size(struct block_device *bdev) { return BF(bdev)->bd_size; }
+bool bdev_read_only(struct block_device *bdev) { return BF(bdev)->bd_ro; }

@@ -8,6 +8,7 @@
 #define TESTS_UNIT_FAKES_BUFFER_FILE_H
 
 #include "fs/buffer.h"
+#include "fs/direct_io.h"
 
 /*
  * Open @path as a block device covering @size bytes from @offset (size 0:
@@ -24,7 +25,7 @@ struct block_device *bdev_mem_open(void *mem, u64 len, bool ro, const char *name
  * buffer was still referenced (a reference leak in the code under test),
  * or -EIO if write-back failed.
  */
-int bdev_close(struct block_device *bdev);
+int bdev_file_close(struct block_device *bdev);
 
 struct bdev_stats {
 	u64	bs_reads;	/* blocks read from the backing store */

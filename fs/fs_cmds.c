@@ -8,11 +8,11 @@
  *	sha256sum: "<64 hex digits>  PATH", as the host's sha256sum prints
  *	df:        "Filesystem 1K-blocks Used Available Use% Mounted on" and one line a mount
  * fill writes the content defined in fs/fillgen.h (tools/fillgen.py makes
- * the same bytes on the host).  Long copies and fills stop at Ctrl-C.
+ * the same bytes on the host), with seed 1 unless one is given.  Long copies and fills stop at Ctrl-C.
  * Errors name the path they concern: "cat: /a/b: is a directory".
  */
 #include "fs/vfs.h"
-#include "fs/buffer.h"
+#include "block/bdev.h"
 #include "fs/fillgen.h"
 #include "kernel/errno.h"
 #include "kernel/console.h"
@@ -24,7 +24,7 @@
 #include "lib/sha256.h"
 #include "lib/string.h"
 
-#define FS_SHELL_CHUNK	(64 * 1024)	/* bytes per read/write call */
+#define FS_CMDS_CHUNK	(64 * 1024)	/* bytes per read/write call */
 
 /*
  * Report a filesystem error against the path it concerns, as "cmd: path:
@@ -121,14 +121,14 @@ static int read_through(const char *path, bool print, char *hex)
 	long n;
 	int err;
 
-	buf = kmalloc(FS_SHELL_CHUNK + 1, GFP_KERNEL);
+	buf = kmalloc(FS_CMDS_CHUNK + 1, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	err = vfs_open(path, VFS_O_RDONLY, 0, &f);
 	if (err)
 		goto free_buf;
 	sha256_init(&c);
-	while ((n = vfs_read(f, buf, FS_SHELL_CHUNK)) > 0) {
+	while ((n = vfs_read(f, buf, FS_CMDS_CHUNK)) > 0) {
 		if (print)
 			console_write(buf, (size_t)n);	/* the bytes as they are */
 		if (hex)
@@ -322,10 +322,10 @@ static int cmd_cp(int argc, char **argv)
 
 	if (argc != 3)
 		return -EINVAL;
-	buf = kmalloc(FS_SHELL_CHUNK + VFS_PATH_MAX, GFP_KERNEL);
+	buf = kmalloc(FS_CMDS_CHUNK + VFS_PATH_MAX, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	dst = buf + FS_SHELL_CHUNK;
+	dst = buf + FS_CMDS_CHUNK;
 	bad = argv[1];
 	err = vfs_open(argv[1], VFS_O_RDONLY, 0, &in);
 	if (err)
@@ -339,7 +339,7 @@ static int cmd_cp(int argc, char **argv)
 	if (err)
 		goto close_in;
 	progress_start(&pg, "cp", vfs_fstat(in, &st) ? 0 : st.st_size);
-	while ((n = vfs_read(in, buf, FS_SHELL_CHUNK)) > 0) {
+	while ((n = vfs_read(in, buf, FS_CMDS_CHUNK)) > 0) {
 		err = write_full(out, buf, (size_t)n);
 		done += (u64)n;
 		if (!err && progress_update(&pg, done))
@@ -364,6 +364,9 @@ free_buf:
 }
 SHELL_COMMAND("cp", cmd_cp, "cp SRC DST", "copy a file (into DST if DST is a directory)");
 
+/* The seed of `fill PATH BYTES`: `tools/fillgen.py BYTES 1` makes the same bytes. */
+#define FILL_DEFAULT_SEED	1
+
 static int cmd_fill(int argc, char **argv)
 {
 	u64 bytes, seed, done = 0;
@@ -372,9 +375,11 @@ static int cmd_fill(int argc, char **argv)
 	char *buf;
 	int err, e;
 
-	if (argc != 4 || str_to_u64(argv[2], &bytes, true) || str_to_u64(argv[3], &seed, false))
+	seed = FILL_DEFAULT_SEED;
+	if (argc < 3 || argc > 4 || str_to_u64(argv[2], &bytes, true) ||
+	    (argc == 4 && str_to_u64(argv[3], &seed, false)))
 		return -EINVAL;
-	buf = kmalloc(FS_SHELL_CHUNK, GFP_KERNEL);
+	buf = kmalloc(FS_CMDS_CHUNK, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	err = vfs_open(argv[1], VFS_O_WRONLY | VFS_O_CREAT | VFS_O_TRUNC, 0644, &f);
@@ -382,7 +387,7 @@ static int cmd_fill(int argc, char **argv)
 		goto free_buf;
 	progress_start(&pg, "fill", bytes);
 	while (done < bytes && !err) {
-		size_t n = (size_t)min(bytes - done, (u64)FS_SHELL_CHUNK);
+		size_t n = (size_t)min(bytes - done, (u64)FS_CMDS_CHUNK);
 
 		fillgen(seed, done, buf, n);
 		err = write_full(f, buf, n);
@@ -398,8 +403,8 @@ free_buf:
 	kfree(buf);
 	return path_err("fill", argv[1], err);
 }
-SHELL_COMMAND("fill", cmd_fill, "fill PATH BYTES SEED",
-	      "write BYTES of deterministic content (tools/fillgen.py) to PATH");
+SHELL_COMMAND("fill", cmd_fill, "fill PATH BYTES [SEED]",
+	      "write BYTES of deterministic content (tools/fillgen.py; SEED 1 if not given) to PATH");
 
 #define COMPLETE_MAX	256	/* the shell's longest line */
 
