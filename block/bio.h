@@ -38,7 +38,6 @@ struct request_queue;
 
 /* bi_rw and rq_cmd_flags: what the I/O is. */
 #define REQ_WRITE	0x0001u		/* data towards the device */
-#define REQ_SYNC	0x0002u		/* no effect; to be removed (see blk_unplug) */
 #define REQ_FUA		0x0004u		/* durable when it completes */
 #define REQ_PREFLUSH	0x0008u		/* empty the write cache before the data */
 #define REQ_NOMERGE	0x0010u		/* never merge with a neighbour */

@@ -8,9 +8,9 @@
  * checking data, submitting the next I/O -- runs in the command's loop,
  * which sleeps in cpu_idle_once() while nothing has ended.
  *
- * The engine never sets REQ_SYNC.  Submitting does not unplug; whoever
- * is about to wait (aio_wait, aio_drain, each aio_run pass) unplugs the
- * queues first, so a batch reaches the elevator whole and then runs.
+ * Submitting does not unplug; whoever is about to wait (aio_wait,
+ * aio_drain, each aio_run pass) unplugs the queues first, so a batch
+ * reaches the elevator whole and then runs.
  *
  * Bios go through submit_bio() when a target has a block_device (its
  * partition remap and bounds check apply), else straight to the queue

@@ -14,7 +14,7 @@
  *	aio_run(c, ops, arg)                  keep slots busy through callbacks
  *	aio_exit(c);                          frees what aio_buf_alloc gave
  *
- * Nobody sets REQ_SYNC: whoever waits for I/O unplugs first.
+ * Whoever waits for I/O unplugs first (the rule above blk_unplug()).
  *
  * Latencies run from aio_submit() to the moment the waiter sees the end
  * (aio_reap), the time a synchronous caller waits.
