@@ -29,7 +29,7 @@
  * timeout soft-resets the channel and the block layer retries a bounded
  * number of times, then fails with -EIO.  A channel that stays BSY dies.
  * After a reset the disks are revalidated before any request goes out
- * (ide_eh.c); a disk that turns out to be another fails its requests.
+ * (ide_mode.c); a disk that turns out to be another fails its requests.
  * Every wait for the device (ready, first DRQ, end of reset) is polled
  * by one timer, ch_poll_timer: interrupts are never off for more than
  * IDE_SPIN_US.
@@ -741,7 +741,7 @@ irqreturn_t ide_intr(unsigned irq, void *data)
  * Soft reset of the channel (ATA8-APT, "Software reset protocol"): SRST
  * held 5 us, then released; the reset timer polls BSY from then on, so
  * the wait (up to 31 s for a disk spinning up) never spins with
- * interrupts off, and then the disks are revalidated (ide_eh.c).
+ * interrupts off, and then the disks are revalidated (ide_mode.c).
  * Whatever was in flight has been taken off already.  ch_lock held.
  */
 void ide_begin_reset(struct ide_channel *ch)

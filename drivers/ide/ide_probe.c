@@ -12,7 +12,7 @@
  * A floating bus, a missing slave or a device that stays BSY costs at
  * most IDE_PROBE_BSY_MS per channel, never a hang.  Drives use DMA in the
  * mode the firmware selected (else multiword DMA), limited by the cable
- * (ide_eh.c); on a simplex controller only the first channel with a DMA
+ * (ide_mode.c); on a simplex controller only the first channel with a DMA
  * drive gets the bus master.  Each drive is then configured as after
  * every reset (ata_dev_setup): its mode and write-cache setting sent.
  *
@@ -100,7 +100,7 @@ static bool ide_probe_present(struct ide_channel *ch, unsigned unit)
  * Configure an identified ATA drive: DMA when there is a bus master, no
  * ide.nodma, a drive that has DMA, and on a simplex controller (SFF-8038i,
  * Bus Master IDE Status bit 7: the channels cannot both do DMA) a bus
- * master no other channel has taken; its mode (ide_pick_mode, ide_eh.c),
+ * master no other channel has taken; its mode (ide_pick_mode, ide_mode.c),
  * the chipset timed for it, then ata_dev_setup: the mode selected with
  * SET FEATURES, the write-cache policy, IDENTIFY read back.  Returns 0, or
  * -errno for a drive that stopped answering (reported).

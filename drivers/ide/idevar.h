@@ -16,7 +16,7 @@
  * Lock legend:
  *	[I] set during attach, before the IRQ is requested; immutable after
  *	[c] ch_lock of the channel (which is also each drive's queue lock)
- *	[e] changed only by the revalidation work (ide_eh.c), which owns the
+ *	[e] changed only by the revalidation work (ide_mode.c), which owns the
  *	    channel while ch_state is IDE_CH_REVALIDATE; read freely otherwise
  *	[boot] changed only by attach and detach, never concurrently
  */
@@ -254,7 +254,7 @@ void ide_load_tf(struct ide_channel *ch, const struct ata_taskfile *tf, unsigned
 /* Select unit and wait the 400 ns the Status needs (ATA8-APT, device selection). */
 void ide_select(struct ide_channel *ch, unsigned unit);
 
-/* ide_eh.c: polled commands, transfer modes, revalidation after a reset. */
+/* ide_mode.c: polled commands, transfer modes, revalidation after a reset. */
 int ide_exec_polled(struct ide_channel *ch, unsigned unit, const struct ata_taskfile *tf,
 		    u16 *buf);
 void ide_dev_init(struct ide_drive *d);
