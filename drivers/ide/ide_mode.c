@@ -25,7 +25,7 @@
  * and its queues run.
  */
 #include "drivers/ata/atareg.h"
-#include "drivers/ide/idevar.h"
+#include "drivers/ide/ide_priv.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 
@@ -33,14 +33,7 @@
 #define IDE_EH_TRIES		3	/* resets in a row that fail to revalidate a disk */
 #define IDE_CABLE40_UDMA	2	/* the fastest Ultra DMA mode on a 40-wire cable */
 
-/**
- * ide_exec_polled - one command, polled, with the device interrupt masked
- * @buf: with PIO data-in, one 512-byte block (IDENTIFY); NULL: non-data
- *
- * The channel must be the caller's (probe, or the revalidation work).
- * Returns 0, -EIO if the device aborted it (or, for data-in, offered no
- * data), -ETIMEDOUT if it never answered.
- */
+/* One polled command (idevar.h).  The channel is the caller's. */
 int ide_exec_polled(struct ide_channel *ch, unsigned unit, const struct ata_taskfile *tf,
 		    u16 *buf)
 {

@@ -27,7 +27,7 @@
  */
 #include "block/genhd.h"
 #include "drivers/ata/atareg.h"
-#include "drivers/ide/idevar.h"
+#include "drivers/ide/ide_priv.h"
 #include "kernel/errno.h"
 #include "kernel/param.h"
 #include "kernel/printk.h"
