@@ -13,7 +13,7 @@
  * written (zero without 64-bit addressing, where an address at or above
  * 4 GiB cannot be described at all).
  */
-#include "drivers/ahci/ahcivar.h"
+#include "drivers/ahci/ahci_priv.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/errno.h"
 #include "lib/string.h"

@@ -36,11 +36,10 @@
  * in a row; after that it is marked failed: its requests end with -EIO
  * and the rest of the system runs on.
  */
-#include "drivers/ahci/ahcivar.h"
+#include "drivers/ahci/ahci_priv.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/shell.h"
 #include "kernel/time.h"
 #include "lib/string.h"
 
@@ -98,34 +97,26 @@ void ahci_eh_timer(struct timer_list *t)
 	spin_unlock_irqrestore(&ap->ap_lock, flags);
 }
 
-static int cmd_ahcireset(int argc, char **argv)
+/**
+ * ahci_eh_force - have recovery run on the disk of queue q as if asked by
+ * the hardware: now, or after delay_ms (ahcireset)
+ * @force: AHCI_EH_FORCE_PORT, _HBA or _LINK
+ *
+ * Returns 0, or -ENODEV when q is not an AHCI disk's queue.  Any context
+ * that may take the port lock.
+ */
+int ahci_eh_force(struct request_queue *q, u32 force, u32 delay_ms)
 {
-	struct request_queue *q;
 	struct ahci_port *ap;
 	unsigned long flags;
-	u64 ms = 0;
-	u32 force;
 
-	if (argc < 3 || argc > 4 || (argc > 3 && str_to_u64(argv[3], &ms, false)))
-		return -EINVAL;
-	if (!strcmp(argv[2], "port"))
-		force = AHCI_EH_FORCE_PORT;
-	else if (!strcmp(argv[2], "hba"))
-		force = AHCI_EH_FORCE_HBA;
-	else if (!strcmp(argv[2], "link"))
-		force = AHCI_EH_FORCE_LINK;
-	else
-		return -EINVAL;
-	q = blk_queue_find(argv[1]);
-	if (!q || q->q_request_fn != ahci_request_fn) {
-		printk("ahcireset: %s is not an AHCI disk\n", argv[1]);
-		return -ECANCELED;
-	}
+	if (!q || q->q_request_fn != ahci_request_fn)
+		return -ENODEV;
 	ap = q->q_queuedata;
 	spin_lock_irqsave(&ap->ap_lock, flags);
-	if (ms) {
+	if (delay_ms) {
 		ap->ap_eh_force_later |= force;
-		mod_timer(&ap->ap_eh_timer, get_jiffies_64() + msecs_to_jiffies(ms));
+		mod_timer(&ap->ap_eh_timer, get_jiffies_64() + msecs_to_jiffies(delay_ms));
 	} else {
 		ap->ap_eh_force |= force;
 		ahci_eh_schedule(ap, 0);
@@ -133,8 +124,6 @@ static int cmd_ahcireset(int argc, char **argv)
 	spin_unlock_irqrestore(&ap->ap_lock, flags);
 	return 0;
 }
-SHELL_COMMAND("ahcireset", cmd_ahcireset, "ahcireset DISK port|hba|link [DELAY_MS]",
-	      "reset an AHCI disk's port (COMRESET) or its whole HBA, or recover as from a link error, now or after a delay");
 
 /* COMRESET, then wait for the link and for BSY to clear.  0 or -ETIMEDOUT. */
 static int ahci_eh_comreset(struct ahci_port *ap)

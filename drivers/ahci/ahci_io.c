@@ -25,7 +25,7 @@
  */
 #include "block/bdev.h"
 #include "block/genhd.h"
-#include "drivers/ahci/ahcivar.h"
+#include "drivers/ahci/ahci_priv.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/completion.h"
 #include "kernel/errno.h"

@@ -12,7 +12,7 @@
  * mastering back as the firmware had it, MSI off, ABAR unmapped) and the
  * function is left unbound.
  */
-#include "drivers/ahci/ahcivar.h"
+#include "drivers/ahci/ahci_priv.h"
 #include "drivers/pci/pci.h"
 #include "drivers/pci/pcireg.h"
 #include "kernel/errno.h"
@@ -60,8 +60,9 @@ static void ahci_pci_intel_pcs(struct pci_dev *dev, u32 pi)
 {
 	u16 pcs = pci_read16(dev, AHCI_PCI_INTEL_PCS);
 
-	if ((pcs & 0x3f) != (pi & 0x3f))
-		pci_write16(dev, AHCI_PCI_INTEL_PCS, (u16)(pcs | (pi & 0x3f)));
+	if ((pcs & AHCI_PCI_INTEL_PCS_PE_MASK) != (pi & AHCI_PCI_INTEL_PCS_PE_MASK))
+		pci_write16(dev, AHCI_PCI_INTEL_PCS,
+			    (u16)(pcs | (pi & AHCI_PCI_INTEL_PCS_PE_MASK)));
 }
 
 /* MSI when the function offers it and it works, else INTx.  The IRQ or -errno. */

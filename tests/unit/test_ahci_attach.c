@@ -14,7 +14,7 @@
 #include "tests/unit/fakes/sched_fake.h"
 #include "tests/unit/host/shim.h"
 #include "block/genhd.h"
-#include "drivers/ahci/ahcivar.h"
+#include "drivers/ahci/ahci_priv.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/time.h"
 
