@@ -5,7 +5,7 @@
  * command list override, a polled command) are ahci_port.c, the request
  * path ahci_io.c, recovery ahci_eh.c, the PCI glue ahci_pci.c.
  *
- * Bring-up order (10.1.2, HARDWARE.md 1-7):
+ * Bring-up order (AHCI 1.3.1 10.1.2, steps 1-7):
  *   GHC.AE; BIOS/OS handoff when CAP2.BOH; save CAP/PI, GHC.HR, AE again,
  *   restore what the reset wipes; then per implemented port: stop the
  *   engines (ST then FRE, each bounded), program the command list and
@@ -48,7 +48,7 @@ const char *const ahci_port_state_names[AHCI_PORT_NSTATES] = {
 
 /*
  * Wait for the PHY on every initialised port against one deadline, so
- * empty ports cost one wait in all rather than one each (HARDWARE.md 5).
+ * empty ports cost one wait in all rather than one each (PxSSTS.DET, 3.3.10).
  * Ports with no device presence at all stop being waited for after a
  * short window.  Sets up[n] for each port whose link came up; the others
  * stay EMPTY.
@@ -116,7 +116,7 @@ static int ahci_port_probe(struct ahci_port *ap)
 	u32 sig, tfd;
 	int ret;
 
-	/* 7Fh: a link but no device behind it (HARDWARE.md 5). */
+	/* PxTFD.STS 7Fh (3.3.8): a link but no device behind it. */
 	if ((ahci_pread(ap, AHCI_PREG_TFD) & AHCI_PREG_TFD_STS_MASK) == AHCI_TFD_NO_DEVICE) {
 		ap->ap_state = AHCI_PORT_EMPTY;
 		return 0;
@@ -206,7 +206,7 @@ static void ahci_handoff(struct ahci_softc *sc)
 /*
  * HBA reset (10.4.3): GHC.HR, bounded; AE again (10.1.2); write back CAP,
  * CAP2 and PI as they read before the first reset: some chipsets lose
- * their HwInit bits in GHC.HR (HARDWARE.md 3).  The whole saved value
+ * their HwInit bits (3.1.1, 3.1.4) in GHC.HR.  The whole saved value
  * goes back, because those bits are write-once: writing only some would
  * lock the others (NCQ, speed, ...) at 0 where firmware never wrote them.
  * Ports must be stopped by the caller.  Returns 0 or -ETIMEDOUT.
@@ -290,7 +290,7 @@ report:
  *
  * AE, the BIOS/OS handoff, GHC.HR: afterwards no port runs and nothing
  * the firmware left behind can DMA, so the glue may enable bus mastering
- * (HARDWARE.md 1).  Returns 0 or a negative errno (reported here).
+ * (10.4.3).  Returns 0 or a negative errno (reported here).
  */
 int ahci_init(struct ahci_softc *sc)
 {
@@ -300,7 +300,7 @@ int ahci_init(struct ahci_softc *sc)
 
 	snprintf(sc->sc_name, sizeof(sc->sc_name), "ahci%u", sc->sc_unit);
 
-	/* AE first (10.1.2, HARDWARE.md 2); then what the HBA says about itself. */
+	/* AE first (10.1.2 step 1); then what the HBA says about itself. */
 	ahci_write(sc, AHCI_REG_GHC, ahci_read(sc, AHCI_REG_GHC) | AHCI_REG_GHC_AE);
 	vs = ahci_read(sc, AHCI_REG_VS);
 	if (vs == AHCI_REG_VS_NONE) {
@@ -446,7 +446,7 @@ void ahci_enable_intr(struct ahci_softc *sc)
 
 /**
  * ahci_start - interrupts on (PxIE per ready port, then GHC.IE: the last
- * step of bring-up, HARDWARE.md 7), then add a gendisk per disk; the
+ * step of bring-up, 10.1.2 step 7), then add a gendisk per disk; the
  * partition scan reads through the interrupt-driven path.
  * Returns 0; a disk that cannot be added is reported and skipped.
  */

@@ -150,7 +150,7 @@ static int ahci_eh_stop(struct ahci_port *ap, bool want_reset)
 
 	ahci_port_clear_errors(ap);
 	if (ret)
-		return ret;	/* CR stuck: beyond a port reset (HARDWARE.md 4) */
+		return ret;	/* CR stuck: beyond a port reset (10.1.2 step 3, 10.4.3) */
 	if (!want_reset &&
 	    (ahci_pread(ap, AHCI_PREG_TFD) & (ATA_STATUS_BSY | ATA_STATUS_DRQ)) &&
 	    ahci_port_clo(ap))
@@ -268,7 +268,7 @@ static int ahci_eh_port_reinit(struct ahci_port *ap)
 }
 
 /*
- * The last resort (HARDWARE.md 4): reset the whole HBA.  Every ready
+ * The last resort (AHCI 1.3.1 10.4.3): reset the whole HBA.  Every ready
  * port is taken over (its queue stopped, interrupts masked), and after
  * GHC.HR reprogrammed and restarted; what the other ports had issued is
  * requeued, a port that does not come back is dead.  The failing port's

@@ -96,7 +96,7 @@ int ahci_port_start(struct ahci_port *ap)
  * COMRESET (10.4.2): with ST clear, DET=1 for at least 1 ms, then DET=0;
  * the link comes back on its own, at no more than the speed limit that
  * link errors earned (ap_spd_limit, ahci_link.c).  Partial and slumber
- * stay forbidden (HARDWARE.md 5).  The caller waits for the link.
+ * stay forbidden (PxSCTL.IPM, 3.3.11).  The caller waits for the link.
  */
 int ahci_port_comreset(struct ahci_port *ap)
 {
@@ -355,7 +355,7 @@ int ahci_port_init(struct ahci_port *ap)
 	if (sc->sc_cap & AHCI_REG_CAP_SSS)
 		mdelay(AHCI_SPINUP_SETTLE_MS);
 
-	/* A link that is already up is left alone (VMware, HARDWARE.md 5). */
+	/* A link already up (PxSSTS.DET, 3.3.10) is left alone: VMware drops it otherwise. */
 	if ((ahci_pread(ap, AHCI_PREG_SSTS) & AHCI_PREG_SSTS_DET_MASK) != AHCI_PREG_SSTS_DET_PHY)
 		ahci_port_comreset(ap);
 	return 0;

@@ -62,7 +62,7 @@ struct pci_dev;
 #define AHCI_PRESENCE_MS	50	/* a port with DET=0 this long after COMRESET is empty */
 #define AHCI_BSY_MS		31000	/* device clears BSY after COMRESET at boot: a disk
 					 * spinning up (SUD with CAP.SSS) may take ATA's
-					 * 31 s (HARDWARE.md 5) */
+					 * 31 s (ATA8-APT, reset protocol) */
 #define AHCI_EH_BSY_MS		10000	/* ... in recovery, where it was spinning already */
 #define AHCI_SPINUP_SETTLE_MS	20	/* after SUD before COMRESET on SSS HBAs */
 #define AHCI_POLL_CMD_MS	5000	/* polled IDENTIFY / READ LOG EXT */

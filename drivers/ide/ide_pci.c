@@ -13,7 +13,7 @@
  *                       PCI interrupt, shared by both channels.
  * Bus mastering (SFF-8038i) is BAR4 when prog-if bit 7 says the
  * controller has it: 8 bytes per channel.  The command register gets I/O
- * decode and Bus Master enabled (HARDWARE.md item 10).
+ * decode and Bus Master enabled (PCI Local Bus 3.0 6.2.2, Command).
  *
  * The quirk table is data: Intel PIIX/ICH functions say in IDETIM
  * whether a channel decodes at all (a BIOS may switch one off), ICH

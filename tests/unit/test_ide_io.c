@@ -198,7 +198,7 @@ static void test_dma_every_range(void)
 	teardown();
 }
 
-/* HARDWARE.md item 9: BM status, stop the engine, Status, then ack BM. */
+/* SFF-8038i 3.1: BM status, stop the engine, Status, then ack BM. */
 static void test_isr_register_order(void)
 {
 	u32 i, irq_at = 0, bm_status_read = 0, bm_stop = 0, status_read = 0, bm_ack = 0;
