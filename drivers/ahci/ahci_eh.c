@@ -36,6 +36,7 @@
  * in a row; after that it is marked failed: its requests end with -EIO
  * and the rest of the system runs on.
  */
+#include "block/genhd.h"
 #include "drivers/ahci/ahci_priv.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/errno.h"
@@ -418,6 +419,8 @@ void ahci_eh_work(struct work *w)
 		ret = ahci_eh_hba_reset(ap);
 	} else if (!ret) {
 		ap->ap_eh_tries = 0;
+		if (ap->ap_disk)	/* IDENTIFY was read again: the disk's view follows */
+			ahci_disk_ops.bdo_revalidate_disk(ap->ap_disk);
 	}
 
 	spin_lock_irqsave(&ap->ap_lock, flags);

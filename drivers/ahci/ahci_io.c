@@ -36,8 +36,6 @@
 /* Soft cap on a request, in 512-byte sectors: 2 MiB. */
 #define AHCI_MAX_SECTORS	4096u
 
-const struct block_device_operations ahci_disk_ops = { 0 };
-
 static struct ahci_ccb *ahci_ccb_get(struct ahci_port *ap)
 {
 	struct ahci_ccb *ccb;

@@ -238,6 +238,9 @@ int ata_id_parse(const u16 *id_in, struct ata_id *out)
 	}
 
 	parse_features(id, out);
+	out->ai_cyls = id[ATA_ID_CYLINDERS];
+	out->ai_heads = id[ATA_ID_HEADS];
+	out->ai_spt = id[ATA_ID_SECTORS_PER_TRACK];
 	out->ai_major = id[ATA_ID_MAJOR_VERSION] == ATA_ID_NOT_REPORTED_1 ? 0 : id[ATA_ID_MAJOR_VERSION];
 	out->ai_csum_bad = !integrity_ok(id);
 	return 0;
@@ -262,6 +265,31 @@ u32 ata_id_alignment_offset(const struct ata_id *ai)
 	u32 per = ai->ai_physical_size / ai->ai_logical_size;
 
 	return ((per - ai->ai_align_offset) % per) * ai->ai_logical_size;
+}
+
+#define ATA_GEO_HEADS		255	/* synthesized geometry, as Linux's scsicam */
+#define ATA_GEO_SPT		63
+#define ATA_GEO_MAX_CYLS	65535	/* hd_geometry's cylinders are 16 bits */
+#define ATA_CHS_MAX_HEADS	16	/* the CHS taskfile has 4 head bits */
+#define ATA_CHS_MAX_SPT		63	/* ... and sector numbers 1-63 */
+
+void ata_id_geometry(const struct ata_id *ai, u32 *cyls, u32 *heads, u32 *spt)
+{
+	u64 cap = ata_id_capacity512(ai);
+	u64 chs = (u64)ai->ai_cyls * ai->ai_heads * ai->ai_spt;
+	u64 c;
+
+	if (chs && ai->ai_heads <= ATA_CHS_MAX_HEADS && ai->ai_spt <= ATA_CHS_MAX_SPT &&
+	    chs <= cap) {
+		*cyls = ai->ai_cyls;
+		*heads = ai->ai_heads;
+		*spt = ai->ai_spt;
+		return;
+	}
+	c = cap / (ATA_GEO_HEADS * ATA_GEO_SPT);
+	*cyls = (u32)(c > ATA_GEO_MAX_CYLS ? ATA_GEO_MAX_CYLS : c);
+	*heads = ATA_GEO_HEADS;
+	*spt = ATA_GEO_SPT;
 }
 
 /*

@@ -119,6 +119,9 @@
 #define   ATA_ID_CONFIG_INCOMPLETE	0x0004	/* bit 2: response incomplete */
 #define   ATA_ID_CONFIG_CFA		0x848a	/* CompactFlash: ATA despite bit 15 */
 #define   ATA_ID_CONFIG_CFA_ALT		0x844a	/* the same from some CF cards (Linux) */
+#define ATA_ID_CYLINDERS		1	/* default CHS: logical cylinders (obsolete in ACS) */
+#define ATA_ID_HEADS			3	/* default CHS: logical heads */
+#define ATA_ID_SECTORS_PER_TRACK	6	/* default CHS: sectors per track */
 #define ATA_ID_SERIAL			10	/* 10 words: 20 ASCII characters */
 #define   ATA_ID_SERIAL_WORDS		10
 #define ATA_ID_FW_REV			23	/* 4 words: 8 characters */

@@ -24,6 +24,7 @@
  * to IDE_EH_TRIES in a row, then it is failed.  Then the channel is idle
  * and its queues run.
  */
+#include "block/genhd.h"
 #include "drivers/ata/atareg.h"
 #include "drivers/ide/ide_priv.h"
 #include "kernel/errno.h"
@@ -175,6 +176,8 @@ void ide_eh_work(struct work *w)
 		if (!d->dr_queue || d->dr_gone)
 			continue;
 		err = ide_revalidate_drive(d);
+		if (!err && d->dr_disk)	/* IDENTIFY was read again: the disk's view follows */
+			ide_disk_ops.bdo_revalidate_disk(d->dr_disk);
 		if (err == -ENODEV || (err && ch->ch_eh_tries + 1 >= IDE_EH_TRIES))
 			dead[u] = true;
 		else if (err)

@@ -118,6 +118,9 @@ int ide_set_chipset_mode(struct ide_drive *d);
 void ide_speed_down(struct ide_drive *d);
 void ide_eh_work(struct work *w);
 
+/* ide_disk.c: the gendisk operations of an IDE disk (block/genhd.h). */
+extern const struct block_device_operations ide_disk_ops;
+
 /* ide_prd.c: pure, host-tested. */
 /*
  * ide_prd_build - turn a mapped scatterlist into a PRD table

@@ -50,8 +50,6 @@ PARAM_BOOL("ide.nodma", ide_nodma, "IDE: PIO only, no bus-master DMA");
 static unsigned ide_timeout_ms = IDE_DEF_TIMEOUT_MS;
 PARAM_UINT("ide.timeout_ms", ide_timeout_ms, "IDE: ms a command may take before a reset");
 
-static const struct block_device_operations ide_fops = { 0 };
-
 /*
  * Attached controllers, for the ide command.  Changed only by
  * ide_attach/ide_detach at boot or removal, never concurrently.
@@ -281,7 +279,7 @@ static int ide_attach_drive(struct ide_drive *d)
 	disk->gd_first_minor = d->dr_unit * IDE_MINORS;
 	str_copy(disk->gd_name, d->dr_name, sizeof(disk->gd_name));
 	str_copy(disk->gd_model, ai->ai_model, sizeof(disk->gd_model));
-	disk->gd_fops = &ide_fops;
+	disk->gd_fops = &ide_disk_ops;
 	disk->gd_queue = d->dr_queue;
 	disk->gd_private_data = d;
 	disk->gd_flags = GENHD_FL_EXT_DEVT;

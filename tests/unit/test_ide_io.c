@@ -22,6 +22,7 @@
 #include "tests/unit/ide_sim.h"
 #include "tests/unit/fakes/sched_fake.h"
 #include "tests/unit/host/shim.h"
+#include "block/genhd.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/errno.h"
 #include "kernel/completion.h"
@@ -36,6 +37,12 @@ static struct ide_softc sc;
 static struct ide_channel *ch;
 static struct page *prdt_page;
 static u32 irq_none;
+
+/* The registry's, reached by the revalidation after a reset (ide_disk.c). */
+void set_capacity(struct gendisk *disk, sector_t sectors)
+{
+	disk->gd_capacity = sectors;
+}
 
 /*
  * The driver's busy-waits advance the fake clock.  Those made with the
