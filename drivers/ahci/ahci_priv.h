@@ -7,6 +7,7 @@
  *	ahci_port.c	port memory and primitives (stop, start, COMRESET)
  *	ahci_io.c	request path
  *	ahci_eh.c	error recovery and timeouts
+ *	ahci_disk.c	the gendisk operations (open, geometry, report)
  *	ahci_cmd.c	command tables and FIS (pure)
  *	ahci_link.c	link health (pure)
  *	ahci_cmds.c	shell commands

@@ -14,7 +14,7 @@
  * the host drives the strobe on writes: only chipsets with a cs_set_mode
  * hook get one; elsewhere the drive falls back to PIO.
  *
- * After a reset (ide.c's reset timer saw BSY drop), the channel is in
+ * After a reset (ide_eh.c's reset timer saw BSY drop), the channel is in
  * IDE_CH_REVALIDATE and this file's deferred work owns it: interrupts on,
  * no lock held while it polls, the device interrupt still masked (nIEN
  * from the reset).  For each disk, ata_dev_revalidate: the same disk

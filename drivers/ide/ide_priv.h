@@ -7,6 +7,7 @@
  *	ide_io.c	request path and interrupt
  *	ide_eh.c	soft reset, poll timer, timeouts
  *	ide_mode.c	polled commands, transfer modes, revalidation
+ *	ide_disk.c	the gendisk operations (open, geometry, report)
  *	ide_prd.c	PRD tables and signatures (pure)
  *
  * Registers are reached through a const ide_io_ops table, port I/O in the

@@ -1,6 +1,6 @@
 /*
- * Host tests of the IDE I/O path (drivers/ide/ide.c) on the real block
- * core, against the simulated channel of ide_sim.c: bios from every
+ * Host tests of the IDE I/O path (drivers/ide/ide_io.c, ide_eh.c) on the
+ * real block core, against the simulated channel of ide_sim.c: bios from every
  * memory range (bounced above 4 GiB for DMA, mapped for PIO), the
  * interrupt handler's register order, PRD tables, LBA28 vs LBA48
  * commands, flushes, device errors, lost interrupts, timeouts with
