@@ -357,8 +357,6 @@ int bdev_open(struct block_device *bdev, fmode_t mode, void *holder)
 
 int bdev_close(struct block_device *bdev, fmode_t mode, void *holder)
 {
-	const struct block_device_operations *ops = bdev->bd_disk->gd_fops;
-	struct gendisk *disk = bdev->bd_disk;
 	unsigned long flags;
 	int ret = 0;
 
@@ -368,14 +366,11 @@ int bdev_close(struct block_device *bdev, fmode_t mode, void *holder)
 		ret = -EINVAL;
 	else
 		__bdev_account(bdev, mode, holder, -1);
-	/* the device's reference keeps the disk for bdo_release below */
 	spin_unlock_irqrestore(&genhd_lock, flags);
 	if (ret)
 		return ret;
-	if (ops && ops->bdo_release)
-		ret = ops->bdo_release(disk, mode);
 	bdev_put(bdev);		/* the open's reference */
-	return ret;
+	return 0;
 }
 
 /* -- the submit path -- */
@@ -411,10 +406,24 @@ struct request_queue *bdev_get_queue(struct block_device *bdev)
 	return bdev->bd_disk->gd_queue;
 }
 
-int bdev_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd, unsigned long arg)
+/* HDIO_GETGEO: the driver's CHS, the block layer's partition start. */
+static int bdev_getgeo(struct block_device *bdev, struct hd_geometry *geo)
 {
 	const struct block_device_operations *ops = bdev->bd_disk->gd_fops;
+	int ret;
 
+	if (!ops || !ops->bdo_getgeo)
+		return -ENOTTY;
+	memset(geo, 0, sizeof(*geo));
+	ret = ops->bdo_getgeo(bdev, geo);
+	if (ret)
+		return ret;
+	geo->hg_start = bdev->bd_start;
+	return 0;
+}
+
+int bdev_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd, unsigned long arg)
+{
 	switch (cmd) {
 	case BLKROGET:
 		*(int *)arg = bdev_read_only(bdev);
@@ -426,10 +435,10 @@ int bdev_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd, unsign
 		if (bdev->bd_partno)
 			return -EINVAL;
 		return disk_rescan(bdev->bd_disk);
+	case HDIO_GETGEO:
+		return bdev_getgeo(bdev, (struct hd_geometry *)arg);
 	default:
-		if (!ops || !ops->bdo_ioctl)
-			return -ENOTTY;
-		return ops->bdo_ioctl(bdev, mode, cmd, arg);
+		return -ENOTTY;
 	}
 }
 

@@ -73,7 +73,7 @@ struct block_device *bdev_next(struct block_device *prev);
  * @mode: FMODE_READ / FMODE_WRITE, with FMODE_EXCL to claim it for @holder
  * Returns 0, -ENXIO (gone), -EROFS (write to a read-only device), -EBUSY
  * (claim rules above), -EINVAL (FMODE_EXCL without a holder), or the
- * driver's bdo_open error.  The caller keeps its reference until bdev_close.
+ * driver's bdo_open error (-ENXIO, -ENOMEDIUM: the device is not usable).  The caller keeps its reference until bdev_close.
  * May sleep (the driver's open).
  */
 int bdev_open(struct block_device *bdev, fmode_t mode, void *holder);
@@ -104,9 +104,10 @@ int bdev_remap(struct block_device *bdev, sector_t *sector, u32 nr_sectors, bool
 struct request_queue *bdev_get_queue(struct block_device *bdev);
 
 /*
- * Ioctls that the block layer answers itself; others go to the driver's
- * bdo_ioctl (-ENOTTY without one).
+ * The ioctls: the block layer answers them, with the driver's
+ * bdo_getgeo for HDIO_GETGEO; anything else is -ENOTTY.
  */
+#define HDIO_GETGEO		0x0301	/* *(struct hd_geometry *)arg; -ENOTTY: no CHS */
 #define BLKROGET		0x125E	/* *(int *)arg = read-only */
 #define BLKRRPART		0x125F	/* re-read the partition table (whole disk only) */
 #define BLKGETSIZE64		0x80081272	/* *(u64 *)arg = size in bytes */

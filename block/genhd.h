@@ -53,15 +53,35 @@ struct hd_geometry {
 	u64	hg_start;		/* the partition's first sector */
 };
 
-/* What a driver provides; every hook may be NULL. */
+/*
+ * What a driver provides, and who calls it.  Every hook may be NULL: the
+ * block layer checks.  None is called with a lock held; each may sleep.
+ */
 struct block_device_operations {
+	/*
+	 * bdev_open, after the claim checks: is the device still there and
+	 * usable?  0, or -ENXIO (detached, failed) / -ENOMEDIUM.
+	 */
 	int	(*bdo_open)(struct block_device *bdev, fmode_t mode);
-	int	(*bdo_release)(struct gendisk *disk, fmode_t mode);
-	int	(*bdo_ioctl)(struct block_device *bdev, fmode_t mode, unsigned int cmd,
-			     unsigned long arg);
+	/*
+	 * bdev_ioctl(HDIO_GETGEO): the disk's CHS geometry into hg_heads,
+	 * hg_sectors and hg_cylinders; hg_start (the partition's first
+	 * sector) is the block layer's.  0 or -errno.
+	 */
 	int	(*bdo_getgeo)(struct block_device *bdev, struct hd_geometry *geo);
-	int	(*bdo_media_changed)(struct gendisk *disk);	/* 1 changed, 0, -errno */
+	/*
+	 * disk_rescan (BLKRRPART, rereadpt), before the partitions are read
+	 * again; drivers also call it after their own reset recovery: bring
+	 * the capacity in line with what the device now reports.  0, or
+	 * -errno (the rescan is not done).
+	 */
 	int	(*bdo_revalidate_disk)(struct gendisk *disk);
+	/*
+	 * A few lines of driver-specific facts ("link 6.0 Gbps\n", ...) into
+	 * buf, at most len bytes with the NUL.  Returns the byte count
+	 * written (without the NUL), or -errno.
+	 */
+	int	(*bdo_report)(struct gendisk *disk, char *buf, size_t len);
 };
 
 struct gendisk {

@@ -6,14 +6,14 @@
  * registers, no locks: built and tested on the host
  * (tests/unit/test_ahci_cmd.c).
  *
- * PRD rules the hardware checks even where QEMU does not (HARDWARE.md 6):
+ * PRD rules the hardware checks even where QEMU does not (AHCI 1.3.1 4.2.3, DBC):
  * the Data Byte Count holds count - 1 and its bit 0 must be 1, i.e. every
  * entry moves an even number of bytes; the Data Base Address is word
  * aligned; one entry moves at most 4 MiB; the upper address dword is
  * written (zero without 64-bit addressing, where an address at or above
  * 4 GiB cannot be described at all).
  */
-#include "drivers/ahci/ahcivar.h"
+#include "drivers/ahci/ahci_priv.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/errno.h"
 #include "lib/string.h"

@@ -36,11 +36,11 @@
  * in a row; after that it is marked failed: its requests end with -EIO
  * and the rest of the system runs on.
  */
-#include "drivers/ahci/ahcivar.h"
+#include "block/genhd.h"
+#include "drivers/ahci/ahci_priv.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
-#include "kernel/shell.h"
 #include "kernel/time.h"
 #include "lib/string.h"
 
@@ -98,34 +98,26 @@ void ahci_eh_timer(struct timer_list *t)
 	spin_unlock_irqrestore(&ap->ap_lock, flags);
 }
 
-static int cmd_ahcireset(int argc, char **argv)
+/**
+ * ahci_eh_force - have recovery run on the disk of queue q as if asked by
+ * the hardware: now, or after delay_ms (ahcireset)
+ * @force: AHCI_EH_FORCE_PORT, _HBA or _LINK
+ *
+ * Returns 0, or -ENODEV when q is not an AHCI disk's queue.  Any context
+ * that may take the port lock.
+ */
+int ahci_eh_force(struct request_queue *q, u32 force, u32 delay_ms)
 {
-	struct request_queue *q;
 	struct ahci_port *ap;
 	unsigned long flags;
-	u64 ms = 0;
-	u32 force;
 
-	if (argc < 3 || argc > 4 || (argc > 3 && str_to_u64(argv[3], &ms, false)))
-		return -EINVAL;
-	if (!strcmp(argv[2], "port"))
-		force = AHCI_EH_FORCE_PORT;
-	else if (!strcmp(argv[2], "hba"))
-		force = AHCI_EH_FORCE_HBA;
-	else if (!strcmp(argv[2], "link"))
-		force = AHCI_EH_FORCE_LINK;
-	else
-		return -EINVAL;
-	q = blk_queue_find(argv[1]);
-	if (!q || q->q_request_fn != ahci_request_fn) {
-		printk("ahcireset: %s is not an AHCI disk\n", argv[1]);
-		return -ECANCELED;
-	}
+	if (!q || q->q_request_fn != ahci_request_fn)
+		return -ENODEV;
 	ap = q->q_queuedata;
 	spin_lock_irqsave(&ap->ap_lock, flags);
-	if (ms) {
+	if (delay_ms) {
 		ap->ap_eh_force_later |= force;
-		mod_timer(&ap->ap_eh_timer, get_jiffies_64() + msecs_to_jiffies(ms));
+		mod_timer(&ap->ap_eh_timer, get_jiffies_64() + msecs_to_jiffies(delay_ms));
 	} else {
 		ap->ap_eh_force |= force;
 		ahci_eh_schedule(ap, 0);
@@ -133,8 +125,6 @@ static int cmd_ahcireset(int argc, char **argv)
 	spin_unlock_irqrestore(&ap->ap_lock, flags);
 	return 0;
 }
-SHELL_COMMAND("ahcireset", cmd_ahcireset, "ahcireset DISK port|hba|link [DELAY_MS]",
-	      "reset an AHCI disk's port (COMRESET) or its whole HBA, or recover as from a link error, now or after a delay");
 
 /* COMRESET, then wait for the link and for BSY to clear.  0 or -ETIMEDOUT. */
 static int ahci_eh_comreset(struct ahci_port *ap)
@@ -161,7 +151,7 @@ static int ahci_eh_stop(struct ahci_port *ap, bool want_reset)
 
 	ahci_port_clear_errors(ap);
 	if (ret)
-		return ret;	/* CR stuck: beyond a port reset (HARDWARE.md 4) */
+		return ret;	/* CR stuck: beyond a port reset (10.1.2 step 3, 10.4.3) */
 	if (!want_reset &&
 	    (ahci_pread(ap, AHCI_PREG_TFD) & (ATA_STATUS_BSY | ATA_STATUS_DRQ)) &&
 	    ahci_port_clo(ap))
@@ -279,7 +269,7 @@ static int ahci_eh_port_reinit(struct ahci_port *ap)
 }
 
 /*
- * The last resort (HARDWARE.md 4): reset the whole HBA.  Every ready
+ * The last resort (AHCI 1.3.1 10.4.3): reset the whole HBA.  Every ready
  * port is taken over (its queue stopped, interrupts masked), and after
  * GHC.HR reprogrammed and restarted; what the other ports had issued is
  * requeued, a port that does not come back is dead.  The failing port's
@@ -429,6 +419,8 @@ void ahci_eh_work(struct work *w)
 		ret = ahci_eh_hba_reset(ap);
 	} else if (!ret) {
 		ap->ap_eh_tries = 0;
+		if (ap->ap_disk)	/* IDENTIFY was read again: the disk's view follows */
+			ahci_disk_ops.bdo_revalidate_disk(ap->ap_disk);
 	}
 
 	spin_lock_irqsave(&ap->ap_lock, flags);

@@ -25,7 +25,7 @@
  */
 #include "block/bdev.h"
 #include "block/genhd.h"
-#include "drivers/ahci/ahcivar.h"
+#include "drivers/ahci/ahci_priv.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/completion.h"
 #include "kernel/errno.h"
@@ -35,8 +35,6 @@
 
 /* Soft cap on a request, in 512-byte sectors: 2 MiB. */
 #define AHCI_MAX_SECTORS	4096u
-
-const struct block_device_operations ahci_disk_ops = { 0 };
 
 static struct ahci_ccb *ahci_ccb_get(struct ahci_port *ap)
 {

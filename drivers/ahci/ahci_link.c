@@ -10,7 +10,7 @@
  * runs at, from the next COMRESET on.  Pure: register values in,
  * decisions out.
  */
-#include "drivers/ahci/ahcivar.h"
+#include "drivers/ahci/ahci_priv.h"
 #include "drivers/ata/atareg.h"
 
 bool ahci_link_error(u32 is, u32 serr, u32 tfd)

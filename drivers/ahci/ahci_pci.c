@@ -5,14 +5,14 @@
  * (a shared, level-triggered line) otherwise, and hand over to the
  * bus-independent core (ahci.c): ahci_init takes the HBA from the
  * firmware and resets it; only then are the chipset quirks of the table
- * below applied and bus mastering enabled (HARDWARE.md 1); ahci_attach
+ * below applied and bus mastering enabled (AHCI 1.3.1 10.4.3); ahci_attach
  * finds the disks, the interrupt handler goes in, and ahci_start.  If
  * the HBA cannot be brought up, or its interrupt not installed, the steps
  * are undone in reverse (ports stopped and freed by ahci_detach, bus
  * mastering back as the firmware had it, MSI off, ABAR unmapped) and the
  * function is left unbound.
  */
-#include "drivers/ahci/ahcivar.h"
+#include "drivers/ahci/ahci_priv.h"
 #include "drivers/pci/pci.h"
 #include "drivers/pci/pcireg.h"
 #include "kernel/errno.h"
@@ -27,7 +27,7 @@
 #define PCI_VENDOR_VIA		0x1106
 
 /*
- * Known chipset needs (HARDWARE.md 3), matched before the class entry;
+ * Known chipset needs, matched before the class entry;
  * the non-Intel ones are Linux's (ahci.c board_ahci_sb600, _vt8251).
  */
 static const struct pci_device_id ahci_pci_ids[] = {
@@ -60,8 +60,9 @@ static void ahci_pci_intel_pcs(struct pci_dev *dev, u32 pi)
 {
 	u16 pcs = pci_read16(dev, AHCI_PCI_INTEL_PCS);
 
-	if ((pcs & 0x3f) != (pi & 0x3f))
-		pci_write16(dev, AHCI_PCI_INTEL_PCS, (u16)(pcs | (pi & 0x3f)));
+	if ((pcs & AHCI_PCI_INTEL_PCS_PE_MASK) != (pi & AHCI_PCI_INTEL_PCS_PE_MASK))
+		pci_write16(dev, AHCI_PCI_INTEL_PCS,
+			    (u16)(pcs | (pi & AHCI_PCI_INTEL_PCS_PE_MASK)));
 }
 
 /* MSI when the function offers it and it works, else INTx.  The IRQ or -errno. */
@@ -115,7 +116,7 @@ static int ahci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 	ret = ahci_init(sc);
 	if (ret)
 		goto no_msi;			/* error already printed */
-	/* After the reset, as Linux does, with PI as read under GHC.AE (HARDWARE.md 2). */
+	/* After the reset, as Linux does, with PI as read under GHC.AE (10.1.2). */
 	if (sc->sc_quirks & AHCI_Q_INTEL_PCS)
 		ahci_pci_intel_pcs(dev, sc->sc_pi);
 	pci_set_command(dev, PCI_COMMAND_MASTER, 0);

@@ -16,6 +16,7 @@
 
 #define AHCI_PCI_ABAR		5	/* AHCI Base Address: BAR5 (2.1.11) */
 #define AHCI_PCI_INTEL_PCS	0x92	/* Intel ICH/PCH Port Control and Status: port enables */
+#define   AHCI_PCI_INTEL_PCS_PE_MASK	0x003f	/* P0E-P5E: port n enabled (bits 5:0) */
 
 #define AHCI_MAX_PORTS		32
 #define AHCI_MAX_SLOTS		32
@@ -52,6 +53,8 @@
 #define AHCI_REG_IS		0x08	/* Interrupt Status: bit n = port n, RW1C (3.1.3) */
 #define AHCI_REG_PI		0x0c	/* Ports Implemented (3.1.4) */
 #define AHCI_REG_VS		0x10	/* Version: major 31:16, minor 15:0 (3.1.5) */
+#define   AHCI_REG_VS_1_2		0x00010200	/* 1.2: first with CAP2 and BOHC (3.1.10) */
+#define   AHCI_REG_VS_NONE		0xffffffff	/* all ones: no HBA answers at ABAR */
 #define AHCI_REG_CCC_CTL	0x14	/* Command Completion Coalescing Control (3.1.6) */
 #define AHCI_REG_CCC_PORTS	0x18	/* (3.1.7) */
 #define AHCI_REG_EM_LOC		0x1c	/* Enclosure Management Location (3.1.8) */

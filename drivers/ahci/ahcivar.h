@@ -1,9 +1,9 @@
 /*
- * AHCI driver state: the controller (softc), its ports, and the command
- * control blocks that carry one request each; the few calls the bus glue
- * (ahci_pci.c) makes into the bus-independent core; and the helpers the
- * core's files share (bring-up in ahci.c, the request path in ahci_io.c,
- * error recovery in ahci_eh.c, pure table building in ahci_cmd.c).
+ * The AHCI driver's contract: its state (the controller softc, its ports,
+ * and the command control blocks that carry one request each), which the
+ * shell commands and tests read, and the few calls the bus glue
+ * (ahci_pci.c) makes into the bus-independent core.  The helpers the
+ * driver's own files share are in ahci_priv.h.
  *
  * One request queue per attached disk, i.e. per port, whose lock is the
  * port's ap_lock.  Tags from the block layer's tag map are the command
@@ -62,7 +62,7 @@ struct pci_dev;
 #define AHCI_PRESENCE_MS	50	/* a port with DET=0 this long after COMRESET is empty */
 #define AHCI_BSY_MS		31000	/* device clears BSY after COMRESET at boot: a disk
 					 * spinning up (SUD with CAP.SSS) may take ATA's
-					 * 31 s (HARDWARE.md 5) */
+					 * 31 s (ATA8-APT, reset protocol) */
 #define AHCI_EH_BSY_MS		10000	/* ... in recovery, where it was spinning already */
 #define AHCI_SPINUP_SETTLE_MS	20	/* after SUD before COMRESET on SSS HBAs */
 #define AHCI_POLL_CMD_MS	5000	/* polled IDENTIFY / READ LOG EXT */
@@ -199,76 +199,19 @@ void ahci_detach(struct ahci_softc *sc);
 int ahci_start(struct ahci_softc *sc);
 irqreturn_t ahci_intr(unsigned irq, void *data);
 void ahci_enable_intr(struct ahci_softc *sc);
+/*
+ * Run recovery on the disk of queue q as if the hardware had asked:
+ * force is AHCI_EH_FORCE_*, now or after delay_ms.  0 or -ENODEV (not an
+ * AHCI disk).  ahci_eh.c; the ahcireset command's entry point.
+ */
+int ahci_eh_force(struct request_queue *q, u32 force, u32 delay_ms);
 /* Boot parameters: ahci.ncq=0, ahci.dma64=0, ahci.timeout_ms=N. */
 extern bool ahci_param_ncq;
 extern bool ahci_param_dma64;
 extern unsigned int ahci_param_timeout_ms;
 
-/* Register accessors (STYLE 22): uncached MMIO, in order on x86. */
-static inline u32 ahci_read(struct ahci_softc *sc, unsigned reg)
-{
-	return readl(sc->sc_regs + reg);
-}
-static inline void ahci_write(struct ahci_softc *sc, unsigned reg, u32 v)
-{
-	writel(sc->sc_regs + reg, v);
-}
-static inline u32 ahci_pread(struct ahci_port *ap, unsigned reg)
-{
-	return readl(ap->ap_regs + reg);
-}
-static inline void ahci_pwrite(struct ahci_port *ap, unsigned reg, u32 v)
-{
-	writel(ap->ap_regs + reg, v);
-}
-
-/* ahci.c: port primitives shared with recovery. */
-int ahci_wait_clear(struct ahci_port *ap, unsigned reg, u32 mask, u32 ms);
-int ahci_port_init(struct ahci_port *ap);
-int ahci_port_stop(struct ahci_port *ap);
-int ahci_port_start(struct ahci_port *ap);
-int ahci_port_comreset(struct ahci_port *ap);
-int ahci_port_clo(struct ahci_port *ap);
-int ahci_port_wait_link(struct ahci_port *ap, u32 ms);
-int ahci_port_wait_ready(struct ahci_port *ap, u32 ms);
-void ahci_port_clear_errors(struct ahci_port *ap);
-void ahci_port_enable_intr(struct ahci_port *ap);
-int ahci_port_poll_cmd(struct ahci_port *ap, const struct ata_taskfile *tf, u32 bytes,
-		       u32 ms);
-int ahci_hba_reset(struct ahci_softc *sc);
-
 /* ahci_io.c: the request path. */
 extern const struct block_device_operations ahci_disk_ops;
 int ahci_port_setup_queue(struct ahci_port *ap);
-void ahci_request_fn(struct request_queue *q);
-void ahci_port_intr(struct ahci_port *ap);
-void ahci_ccb_put(struct ahci_port *ap, struct ahci_ccb *ccb);
-void __ahci_end_request(struct ahci_port *ap, struct request *rq, int error);
-
-/* ahci_eh.c: error recovery and timeouts. */
-void ahci_eh_schedule(struct ahci_port *ap, u32 is);
-void ahci_eh_timer(struct timer_list *t);
-void ahci_eh_work(struct work *w);
-enum blk_eh_timer_return ahci_timed_out(struct request *rq);
-
-/* ahci_cmd.c: pure construction of what the HBA reads (host-tested). */
-int ahci_fill_prdt(struct ahci_prd *prd, u32 max_prds, const struct scatterlist *sg,
-		   u32 nsg, bool dma64, u32 *bytes);
-void ahci_fill_hdr(struct ahci_cmd_hdr *hdr, dma_addr_t table, u32 prdtl, bool write);
-void ahci_fis_set_tag(void *cfis, unsigned tag);
-int ahci_eh_pick(u32 outstanding, bool log_ok, bool log_nq, unsigned log_tag,
-		 u32 *failed, u32 *requeue);
-
-/*
- * ahci_link.c: the link's health (pure, host-tested).  ahci_link_error:
- * did the trouble come from the link (PxIS, PxSERR, PxTFD)?
- * ahci_link_slower: the PxSCTL.SPD limit one step below the speed in
- * PxSSTS (or below the limit held already); 0 when there is none lower.
- * ahci_link_speed_name: "3.0 Gbps" for 2.
- */
-#define AHCI_LINK_ERR_WINDOW_MS	(10 * 60 * 1000)	/* two link errors in this: slower */
-bool ahci_link_error(u32 is, u32 serr, u32 tfd);
-u32 ahci_link_slower(u32 ssts, u32 limit);
-const char *ahci_link_speed_name(u32 spd);
 
 #endif

@@ -49,6 +49,9 @@ struct ata_id {
 	bool	ai_csum_bad;		/* integrity word 255 wrong: warn, data used anyway */
 	u8	ai_max_multiple;	/* READ/WRITE MULTIPLE sectors, 0 none */
 	u16	ai_major;		/* major version word (bit n: ATA-n) */
+	u16	ai_cyls;		/* words 1, 3, 6: the default CHS translation, */
+	u16	ai_heads;		/* 0 when the device reports none */
+	u16	ai_spt;
 };
 
 /* How a command moves data (the driver picks PIO/DMA/FIS handling by it). */
@@ -128,6 +131,13 @@ int ata_id_parse(const u16 *id, struct ata_id *out);
 void ata_id_string(const u16 *id, unsigned word, unsigned nwords, char *out);
 u64 ata_id_capacity512(const struct ata_id *ai);
 u32 ata_id_alignment_offset(const struct ata_id *ai);
+/*
+ * The disk's CHS geometry, for HDIO_GETGEO: IDENTIFY words 1/3/6 when the
+ * device reports them and they cover no more than the disk; otherwise
+ * (and always past the 8 GiB CHS reaches) Linux's synthesized 255 heads
+ * of 63 sectors, cylinders capped at 65535.
+ */
+void ata_id_geometry(const struct ata_id *ai, u32 *cyls, u32 *heads, u32 *spt);
 void ata_id_media_str(const struct ata_id *ai, char *buf, size_t size);
 
 /* ata_cmd.c */

@@ -257,11 +257,11 @@ int ata_xfer_mode(const struct ata_id *ai, u8 host_udma, u8 host_mwdma)
 
 	if (!ai->ai_dma)
 		return -EOPNOTSUPP;
-	common = ai->ai_udma_modes & host_udma & 0x7f;
+	common = ai->ai_udma_modes & host_udma & ATA_ID_UDMA_MODES_MASK;
 	for (n = 6; n >= 0; n--)
 		if (common & (1u << n))
 			return ATA_XFER_UDMA | n;
-	common = ai->ai_mwdma_modes & host_mwdma & 0x07;
+	common = ai->ai_mwdma_modes & host_mwdma & ATA_ID_MWDMA_MODES_MASK;
 	for (n = 2; n >= 0; n--)
 		if (common & (1u << n))
 			return ATA_XFER_MWDMA | n;

@@ -92,7 +92,7 @@ static bool integrity_ok(const u16 *id)
 	unsigned i;
 	u8 sum = 0;
 
-	if ((id[ATA_ID_INTEGRITY] & 0xff) != ATA_ID_INTEGRITY_SIG)
+	if ((id[ATA_ID_INTEGRITY] & ATA_ID_INTEGRITY_SIG_MASK) != ATA_ID_INTEGRITY_SIG)
 		return true;	/* not provided: nothing to check */
 	for (i = 0; i < ATA_ID_WORDS; i++)
 		sum = (u8)(sum + (id[i] & 0xff) + (id[i] >> 8));
@@ -153,7 +153,7 @@ static void parse_features(const u16 *id, struct ata_id *ai)
 
 	/* Word 76 is SATA's; 0000h and FFFFh mean "not reported". */
 	w76 = id[ATA_ID_SATA_CAP];
-	if (w76 != 0x0000 && w76 != 0xffff && (w76 & ATA_ID_SATA_CAP_NCQ) && ai->ai_lba48) {
+	if (w76 != ATA_ID_NOT_REPORTED_0 && w76 != ATA_ID_NOT_REPORTED_1 && (w76 & ATA_ID_SATA_CAP_NCQ) && ai->ai_lba48) {
 		ai->ai_ncq = true;
 		ai->ai_ncq_depth = (id[ATA_ID_QUEUE_DEPTH] & ATA_ID_QUEUE_DEPTH_MASK) + 1;
 	}
@@ -163,18 +163,20 @@ static void parse_features(const u16 *id, struct ata_id *ai)
 	if (ai->ai_dma) {
 		u16 w63 = id[ATA_ID_MWDMA], w88 = id[ATA_ID_UDMA];
 
-		ai->ai_mwdma_modes = w63 & 0x07;
-		ai->ai_mwdma_active = (s8)highest_bit((w63 >> 8) & 0x07);
+		ai->ai_mwdma_modes = w63 & ATA_ID_MWDMA_MODES_MASK;
+		ai->ai_mwdma_active = (s8)highest_bit((w63 >> ATA_ID_MWDMA_SELECTED_SHIFT) &
+						      ATA_ID_MWDMA_MODES_MASK);
 		if (id[ATA_ID_FIELD_VALID] & ATA_ID_FIELD_VALID_88) {
-			ai->ai_udma_modes = w88 & 0x7f;
-			ai->ai_udma_active = (s8)highest_bit((w88 >> 8) & 0x7f);
+			ai->ai_udma_modes = w88 & ATA_ID_UDMA_MODES_MASK;
+			ai->ai_udma_active = (s8)highest_bit((w88 >> ATA_ID_UDMA_SELECTED_SHIFT) &
+							     ATA_ID_UDMA_MODES_MASK);
 		}
 	}
 	/* libata's ata_drive_40wire: bits 14:13 = 11b is an 80-conductor cable. */
 	ai->ai_cable80 = word_valid(id[ATA_ID_HW_RESET]) &&
 			 (id[ATA_ID_HW_RESET] & ATA_ID_HW_RESET_CBLID);
 	ai->ai_ssd = id[ATA_ID_ROTATION_RATE] == 1;
-	ai->ai_max_multiple = id[ATA_ID_MAX_MULTIPLE] & 0xff;
+	ai->ai_max_multiple = id[ATA_ID_MAX_MULTIPLE] & ATA_ID_MAX_MULTIPLE_MASK;
 }
 
 /**
@@ -236,7 +238,10 @@ int ata_id_parse(const u16 *id_in, struct ata_id *out)
 	}
 
 	parse_features(id, out);
-	out->ai_major = id[ATA_ID_MAJOR_VERSION] == 0xffff ? 0 : id[ATA_ID_MAJOR_VERSION];
+	out->ai_cyls = id[ATA_ID_CYLINDERS];
+	out->ai_heads = id[ATA_ID_HEADS];
+	out->ai_spt = id[ATA_ID_SECTORS_PER_TRACK];
+	out->ai_major = id[ATA_ID_MAJOR_VERSION] == ATA_ID_NOT_REPORTED_1 ? 0 : id[ATA_ID_MAJOR_VERSION];
 	out->ai_csum_bad = !integrity_ok(id);
 	return 0;
 
@@ -260,6 +265,31 @@ u32 ata_id_alignment_offset(const struct ata_id *ai)
 	u32 per = ai->ai_physical_size / ai->ai_logical_size;
 
 	return ((per - ai->ai_align_offset) % per) * ai->ai_logical_size;
+}
+
+#define ATA_GEO_HEADS		255	/* synthesized geometry, as Linux's scsicam */
+#define ATA_GEO_SPT		63
+#define ATA_GEO_MAX_CYLS	65535	/* hd_geometry's cylinders are 16 bits */
+#define ATA_CHS_MAX_HEADS	16	/* the CHS taskfile has 4 head bits */
+#define ATA_CHS_MAX_SPT		63	/* ... and sector numbers 1-63 */
+
+void ata_id_geometry(const struct ata_id *ai, u32 *cyls, u32 *heads, u32 *spt)
+{
+	u64 cap = ata_id_capacity512(ai);
+	u64 chs = (u64)ai->ai_cyls * ai->ai_heads * ai->ai_spt;
+	u64 c;
+
+	if (chs && ai->ai_heads <= ATA_CHS_MAX_HEADS && ai->ai_spt <= ATA_CHS_MAX_SPT &&
+	    chs <= cap) {
+		*cyls = ai->ai_cyls;
+		*heads = ai->ai_heads;
+		*spt = ai->ai_spt;
+		return;
+	}
+	c = cap / (ATA_GEO_HEADS * ATA_GEO_SPT);
+	*cyls = (u32)(c > ATA_GEO_MAX_CYLS ? ATA_GEO_MAX_CYLS : c);
+	*heads = ATA_GEO_HEADS;
+	*spt = ATA_GEO_SPT;
 }
 
 /*

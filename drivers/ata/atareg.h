@@ -119,6 +119,9 @@
 #define   ATA_ID_CONFIG_INCOMPLETE	0x0004	/* bit 2: response incomplete */
 #define   ATA_ID_CONFIG_CFA		0x848a	/* CompactFlash: ATA despite bit 15 */
 #define   ATA_ID_CONFIG_CFA_ALT		0x844a	/* the same from some CF cards (Linux) */
+#define ATA_ID_CYLINDERS		1	/* default CHS: logical cylinders (obsolete in ACS) */
+#define ATA_ID_HEADS			3	/* default CHS: logical heads */
+#define ATA_ID_SECTORS_PER_TRACK	6	/* default CHS: sectors per track */
 #define ATA_ID_SERIAL			10	/* 10 words: 20 ASCII characters */
 #define   ATA_ID_SERIAL_WORDS		10
 #define ATA_ID_FW_REV			23	/* 4 words: 8 characters */
@@ -126,6 +129,7 @@
 #define ATA_ID_MODEL			27	/* 20 words: 40 characters */
 #define   ATA_ID_MODEL_WORDS		20
 #define ATA_ID_MAX_MULTIPLE		47	/* bits 7:0: READ/WRITE MULTIPLE max */
+#define   ATA_ID_MAX_MULTIPLE_MASK	0x00ff
 #define ATA_ID_CAPABILITY		49
 #define   ATA_ID_CAP_DMA		0x0100	/* bit 8: DMA supported */
 #define   ATA_ID_CAP_LBA		0x0200	/* bit 9: LBA supported */
@@ -134,6 +138,8 @@
 #define   ATA_ID_FIELD_VALID_88		0x0004	/* bit 2: word 88 valid */
 #define ATA_ID_LBA28_CAPACITY		60	/* words 60-61: LBA28 sectors */
 #define ATA_ID_MWDMA			63	/* 2:0 supported, 10:8 selected */
+#define   ATA_ID_MWDMA_MODES_MASK	0x0007	/* modes 0-2, in both bytes */
+#define   ATA_ID_MWDMA_SELECTED_SHIFT	8
 #define ATA_ID_PIO_MODES		64	/* 1:0 PIO modes 3-4 supported */
 #define ATA_ID_QUEUE_DEPTH		75	/* bits 4:0: maximum depth - 1 */
 #define   ATA_ID_QUEUE_DEPTH_MASK	0x001f
@@ -155,6 +161,8 @@
 #define ATA_ID_CMDSET_ENABLED_3		87
 #define   ATA_ID_ENABLED_3_FUA		0x0040	/* bit 6: copy of word 84 bit 6 */
 #define ATA_ID_UDMA			88	/* 6:0 supported, 14:8 selected */
+#define   ATA_ID_UDMA_MODES_MASK	0x007f	/* modes 0-6, in both bytes */
+#define   ATA_ID_UDMA_SELECTED_SHIFT	8
 #define ATA_ID_HW_RESET			93	/* Hardware reset result (PATA); valid as word 83 */
 #define   ATA_ID_HW_RESET_CBLID		0x2000	/* bit 13: device saw an 80-conductor cable */
 #define ATA_ID_LBA48_CAPACITY		100	/* words 100-103: 48-bit sector count */
@@ -167,11 +175,15 @@
 #define   ATA_ID_ALIGNMENT_MASK		0x3fff
 #define ATA_ID_ROTATION_RATE		217	/* 1: non-rotating (solid state) */
 #define ATA_ID_INTEGRITY		255	/* 7:0 signature, 15:8 checksum */
+#define   ATA_ID_INTEGRITY_SIG_MASK	0x00ff
 #define   ATA_ID_INTEGRITY_SIG		0x00a5
 
 /* Bits 15:14 of words 83, 84, 87, 106 and 209 say whether the word is valid. */
 #define ATA_ID_VALID_MASK		0xc000
 #define ATA_ID_VALID_VALUE		0x4000
+/* Words 76 and 80 read 0000h or FFFFh when the device does not report them. */
+#define ATA_ID_NOT_REPORTED_0		0x0000
+#define ATA_ID_NOT_REPORTED_1		0xffff
 
 /* Signatures left in LBA mid/high after reset (ACS, Signature and persistence). */
 #define ATA_SIG_ATA_LBAMID		0x00

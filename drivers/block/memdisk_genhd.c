@@ -23,8 +23,6 @@
 
 #define MEMDISK_MINORS	16	/* the disk and 15 partitions */
 
-static const struct block_device_operations memdisk_fops = { 0 };
-
 /* One dynamic major per kind of memory disk, named by the disk's prefix. */
 struct memdisk_major {
 	const char	*mm_prefix;
@@ -72,7 +70,7 @@ int memdisk_add_disk(struct request_queue *q, const char *name, sector_t sectors
 	m->mm_next_minor += MEMDISK_MINORS;
 	str_copy(disk->gd_name, name, sizeof(disk->gd_name));
 	str_copy(disk->gd_model, "memory", sizeof(disk->gd_model));
-	disk->gd_fops = &memdisk_fops;
+	disk->gd_fops = NULL;	/* always there, no geometry, nothing to revalidate */
 	disk->gd_queue = q;
 	disk->gd_private_data = q->q_queuedata;
 	disk->gd_logical_block_size = q->q_limits.lim_logical_block_size;

@@ -13,7 +13,7 @@
  *                       PCI interrupt, shared by both channels.
  * Bus mastering (SFF-8038i) is BAR4 when prog-if bit 7 says the
  * controller has it: 8 bytes per channel.  The command register gets I/O
- * decode and Bus Master enabled (HARDWARE.md item 10).
+ * decode and Bus Master enabled (PCI Local Bus 3.0 6.2.2, Command).
  *
  * The quirk table is data: Intel PIIX/ICH functions say in IDETIM
  * whether a channel decodes at all (a BIOS may switch one off), ICH
@@ -22,7 +22,7 @@
  * controllers whose bus mastering is known broken run PIO only.
  */
 #include "drivers/ata/atareg.h"
-#include "drivers/ide/idevar.h"
+#include "drivers/ide/ide_priv.h"
 #include "drivers/pci/pci.h"
 #include "drivers/pci/pcireg.h"
 #include "kernel/errno.h"
@@ -193,6 +193,22 @@ static void ide_pci_channel(struct ide_softc *sc, unsigned i, u16 bm)
 		ch->ch_irq = i ? IDE_SEC_IRQ : IDE_PRI_IRQ;
 	}
 	ch->ch_bm = bm ? (u16)(bm + i * IDE_BM_CHANNEL_STRIDE) : 0;
+}
+
+/* A bare channel at the legacy ports (idevar.h): for polled commands only. */
+int ide_polled_channel(struct ide_channel *ch, unsigned index)
+{
+	memset(ch, 0, sizeof(*ch));
+	ch->ch_index = (u8)index;
+	ch->ch_irq = -1;
+	ch->ch_io = &ide_port_io;
+	ch->ch_cmd = index ? IDE_SEC_CMD_BASE : IDE_PRI_CMD_BASE;
+	ch->ch_ctl = index ? IDE_SEC_CTL_BASE : IDE_PRI_CTL_BASE;
+	ch->ch_selected = 0xff;
+	if (ide_read(ch, IDE_REG_STATUS) == IDE_STATUS_FLOATING)
+		return -ENODEV;
+	ide_devctl(ch, ATA_CTL_NIEN);
+	return 0;
 }
 
 /**

@@ -23,14 +23,13 @@
  * same rule.
  */
 #include "drivers/ata/atareg.h"
-#include "drivers/ide/idevar.h"
+#include "drivers/ide/ide_priv.h"
 #include "kernel/errno.h"
 #include "lib/byteorder.h"
 
 #define IDE_PRD_ADDR_LIMIT	0x100000000ULL	/* PRD addresses are 32 bits */
 #define IDE_PRD_HALF		(IDE_PRD_MAX_BYTES / 2)
 
-#define IDE_SIG_FLOAT		0xff	/* an undriven bus reads all ones */
 
 int ide_prd_build(struct ide_prd *prd, u32 max, const struct scatterlist *sg, u32 nsg,
 		  u32 *total)
@@ -75,7 +74,7 @@ enum ata_dev_class ide_sig_class(u8 status, u8 count, u8 lba_low, u8 lba_mid, u8
 {
 	enum ata_dev_class class;
 
-	if (status == IDE_SIG_FLOAT || (lba_mid == IDE_SIG_FLOAT && lba_high == IDE_SIG_FLOAT))
+	if (status == IDE_STATUS_FLOATING || (lba_mid == IDE_STATUS_FLOATING && lba_high == IDE_STATUS_FLOATING))
 		return ATA_DEV_NONE;
 	class = ata_classify(lba_mid, lba_high, status);
 	if (class != ATA_DEV_ATA)

@@ -12,7 +12,7 @@
  * A floating bus, a missing slave or a device that stays BSY costs at
  * most IDE_PROBE_BSY_MS per channel, never a hang.  Drives use DMA in the
  * mode the firmware selected (else multiword DMA), limited by the cable
- * (ide_eh.c); on a simplex controller only the first channel with a DMA
+ * (ide_mode.c); on a simplex controller only the first channel with a DMA
  * drive gets the bus master.  Each drive is then configured as after
  * every reset (ata_dev_setup): its mode and write-cache setting sent.
  *
@@ -27,7 +27,7 @@
  */
 #include "block/genhd.h"
 #include "drivers/ata/atareg.h"
-#include "drivers/ide/idevar.h"
+#include "drivers/ide/ide_priv.h"
 #include "kernel/errno.h"
 #include "kernel/param.h"
 #include "kernel/printk.h"
@@ -49,8 +49,6 @@ static bool ide_nodma;
 PARAM_BOOL("ide.nodma", ide_nodma, "IDE: PIO only, no bus-master DMA");
 static unsigned ide_timeout_ms = IDE_DEF_TIMEOUT_MS;
 PARAM_UINT("ide.timeout_ms", ide_timeout_ms, "IDE: ms a command may take before a reset");
-
-static const struct block_device_operations ide_fops = { 0 };
 
 /*
  * Attached controllers, for the ide command.  Changed only by
@@ -100,7 +98,7 @@ static bool ide_probe_present(struct ide_channel *ch, unsigned unit)
  * Configure an identified ATA drive: DMA when there is a bus master, no
  * ide.nodma, a drive that has DMA, and on a simplex controller (SFF-8038i,
  * Bus Master IDE Status bit 7: the channels cannot both do DMA) a bus
- * master no other channel has taken; its mode (ide_pick_mode, ide_eh.c),
+ * master no other channel has taken; its mode (ide_pick_mode, ide_mode.c),
  * the chipset timed for it, then ata_dev_setup: the mode selected with
  * SET FEATURES, the write-cache policy, IDENTIFY read back.  Returns 0, or
  * -errno for a drive that stopped answering (reported).
@@ -281,7 +279,7 @@ static int ide_attach_drive(struct ide_drive *d)
 	disk->gd_first_minor = d->dr_unit * IDE_MINORS;
 	str_copy(disk->gd_name, d->dr_name, sizeof(disk->gd_name));
 	str_copy(disk->gd_model, ai->ai_model, sizeof(disk->gd_model));
-	disk->gd_fops = &ide_fops;
+	disk->gd_fops = &ide_disk_ops;
 	disk->gd_queue = d->dr_queue;
 	disk->gd_private_data = d;
 	disk->gd_flags = GENHD_FL_EXT_DEVT;

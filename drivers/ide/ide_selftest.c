@@ -22,7 +22,7 @@
 #include "block/diag/bench.h"
 #include "block/blkdev_io.h"
 #include "drivers/ata/atareg.h"
-#include "drivers/ide/idevar.h"
+#include "drivers/ide/ide_priv.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/selftest.h"

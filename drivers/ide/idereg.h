@@ -44,6 +44,7 @@
 #define IDE_REG_DEVICE		6
 #define IDE_REG_STATUS		7	/* read: clears the device's INTRQ */
 #define IDE_REG_COMMAND		7	/* write */
+#define IDE_STATUS_FLOATING	0xff	/* no device drives the bus: it reads all ones */
 
 /* Control block register, offset from the control block base. */
 #define IDE_REG_ALTSTATUS	2	/* read: Status without clearing INTRQ */

@@ -1,10 +1,10 @@
 /*
- * The IDE driver's software state (softc) and the few calls between its
- * files: PCI glue (ide_pci.c) -> discovery (ide_probe.c) -> I/O path
- * (ide.c), and the PRD table builder (ide_prd.c, pure).  Registers are
- * reached through a const ide_io_ops table, port I/O in the kernel, so
- * that the host tests run the same code against a simulated channel
- * (tests/unit/ide_sim.c).
+ * The IDE driver's contract: its software state (softc), which the shell
+ * command and the tests read, and the calls other code makes: the PCI
+ * glue's match and setup (ide_pci.c), attach and detach (ide_probe.c),
+ * the walk over attached controllers, and polled commands on a bare
+ * legacy channel.  The calls between the driver's own files are in
+ * ide_priv.h, included only inside drivers/ide (and by its host tests).
  *
  * A controller has two channels; a channel has up to two drives (master
  * and slave) that share its registers, its IRQ and its bus-master engine,
@@ -16,7 +16,7 @@
  * Lock legend:
  *	[I] set during attach, before the IRQ is requested; immutable after
  *	[c] ch_lock of the channel (which is also each drive's queue lock)
- *	[e] changed only by the revalidation work (ide_eh.c), which owns the
+ *	[e] changed only by the revalidation work (ide_mode.c), which owns the
  *	    channel while ch_state is IDE_CH_REVALIDATE; read freely otherwise
  *	[boot] changed only by attach and detach, never concurrently
  */
@@ -65,6 +65,7 @@ enum ide_ch_state {
 extern const char *const ide_ch_state_names[IDE_CH_NR];
 
 struct ide_channel;
+struct ide_io_ops;
 
 struct ide_drive {
 	struct ide_channel	*dr_chan;	/* [I] */
@@ -159,58 +160,6 @@ struct ide_softc {
 	struct list_head	sc_list;	/* [boot] on the attached controllers' list */
 };
 
-/*
- * How a channel's registers are reached: x86 port I/O (ide_port_io,
- * ide_pci.c), or a simulated controller in the host tests.  port is the
- * absolute address: ch_cmd, ch_ctl or ch_bm plus a register offset.
- */
-struct ide_io_ops {
-	u8	(*io_in8)(struct ide_channel *ch, u16 port);
-	void	(*io_out8)(struct ide_channel *ch, u16 port, u8 v);
-	void	(*io_out32)(struct ide_channel *ch, u16 port, u32 v);
-	void	(*io_in16s)(struct ide_channel *ch, u16 port, void *buf, u32 words);
-	void	(*io_out16s)(struct ide_channel *ch, u16 port, const void *buf, u32 words);
-};
-extern const struct ide_io_ops ide_port_io;
-
-/* Register access (STYLE rule 22): every register access of the driver. */
-static inline u8 ide_read(struct ide_channel *ch, unsigned reg)
-{
-	return ch->ch_io->io_in8(ch, (u16)(ch->ch_cmd + reg));
-}
-static inline void ide_write(struct ide_channel *ch, unsigned reg, u8 v)
-{
-	ch->ch_io->io_out8(ch, (u16)(ch->ch_cmd + reg), v);
-}
-static inline u8 ide_altstatus(struct ide_channel *ch)
-{
-	return ch->ch_io->io_in8(ch, (u16)(ch->ch_ctl + IDE_REG_ALTSTATUS));
-}
-static inline void ide_devctl(struct ide_channel *ch, u8 v)
-{
-	ch->ch_io->io_out8(ch, (u16)(ch->ch_ctl + IDE_REG_DEVCTL), v);
-}
-static inline u8 ide_bm_read(struct ide_channel *ch, unsigned reg)
-{
-	return ch->ch_io->io_in8(ch, (u16)(ch->ch_bm + reg));
-}
-static inline void ide_bm_write(struct ide_channel *ch, unsigned reg, u8 v)
-{
-	ch->ch_io->io_out8(ch, (u16)(ch->ch_bm + reg), v);
-}
-static inline void ide_bm_set_prdt(struct ide_channel *ch, u32 phys)
-{
-	ch->ch_io->io_out32(ch, (u16)(ch->ch_bm + IDE_BM_PRDT), phys);
-}
-static inline void ide_data_in(struct ide_channel *ch, void *buf, u32 words)
-{
-	ch->ch_io->io_in16s(ch, (u16)(ch->ch_cmd + IDE_REG_DATA), buf, words);
-}
-static inline void ide_data_out(struct ide_channel *ch, const void *buf, u32 words)
-{
-	ch->ch_io->io_out16s(ch, (u16)(ch->ch_cmd + IDE_REG_DATA), buf, words);
-}
-
 /* ide_pci.c: the match table and the channel layout (host-tested). */
 struct pci_device_id;
 /* The entry of the driver's table (quirks in pid_data) that dev matches, or NULL. */
@@ -236,52 +185,24 @@ void ide_detach(struct ide_softc *sc);
 /* The attached controller after prev (the first for NULL); NULL at the end. */
 struct ide_softc *ide_next_controller(struct ide_softc *prev);
 
-/* ide.c: the I/O path, for ide_probe.c (and the host tests). */
-struct request_queue *ide_init_queue(struct ide_drive *d, u32 timeout_ms);
-void ide_request_fn(struct request_queue *q);
-int ide_prep_rq(struct request_queue *q, struct request *rq);
-enum blk_eh_timer_return ide_timed_out(struct request *rq);
-irqreturn_t ide_intr(unsigned irq, void *data);
-void ide_poll_timer_fn(struct timer_list *t);
-/* Soft-reset the channel; revalidation follows.  ch_lock held. */
-void ide_begin_reset(struct ide_channel *ch);
-/* Run both queues of the channel, the one whose turn it is first.  ch_lock held. */
-void ide_kick(struct ide_channel *ch);
-/* Wait (bounded) for BSY to drop; returns the Status, or -ETIMEDOUT. */
-int ide_wait_not_busy(struct ide_channel *ch, u32 ms);
-/* Write a taskfile and its command to unit (48-bit "previous" bytes first). */
-void ide_load_tf(struct ide_channel *ch, const struct ata_taskfile *tf, unsigned unit);
-/* Select unit and wait the 400 ns the Status needs (ATA8-APT, device selection). */
-void ide_select(struct ide_channel *ch, unsigned unit);
-
-/* ide_eh.c: polled commands, transfer modes, revalidation after a reset. */
+/*
+ * ide_polled_channel - a bare channel at the legacy ports, for polled
+ * commands by code that is not the driver (ata_selftest.c)
+ * @ch: filled in (zeroed first); @index: 0 primary (1F0h), 1 secondary
+ * Masks the device interrupt (nIEN).  Returns 0, or -ENODEV when Status
+ * reads FFh (a floating bus: nothing there).
+ */
+int ide_polled_channel(struct ide_channel *ch, unsigned index);
+/**
+ * ide_exec_polled - one command, polled, with the device interrupt masked
+ * @buf: with PIO data-in, one 512-byte block (IDENTIFY); NULL: non-data
+ *
+ * The channel must be the caller's (probe, the revalidation work, or a
+ * channel of ide_polled_channel()).  Returns 0, -EIO if the device
+ * aborted it (or, for data-in, offered no data), -ETIMEDOUT if it never
+ * answered.
+ */
 int ide_exec_polled(struct ide_channel *ch, unsigned unit, const struct ata_taskfile *tf,
 		    u16 *buf);
-void ide_dev_init(struct ide_drive *d);
-void ide_pick_mode(struct ide_drive *d);
-int ide_set_chipset_mode(struct ide_drive *d);
-void ide_speed_down(struct ide_drive *d);
-void ide_eh_work(struct work *w);
-
-/* ide_prd.c: pure, host-tested. */
-/*
- * ide_prd_build - turn a mapped scatterlist into a PRD table
- * @prd: the table, max entries; @sg, @nsg: the request's segments
- * @total: set to the bytes the table describes
- * Every entry stays inside a 64 KiB block, a full 64 KiB piece becomes
- * two 32 KiB entries, the last one carries EOT.  Returns the entry count,
- * -EINVAL for an odd address or length or an empty list, -ERANGE for
- * memory above 4 GiB, -ENOSPC when the table is too small.
- */
-int ide_prd_build(struct ide_prd *prd, u32 max, const struct scatterlist *sg, u32 nsg,
-		  u32 *total);
-
-/*
- * Classify a drive by what it shows after reset, selected: the parallel
- * bus's own cases (FFh: a floating bus; Status 00h with an ATA signature:
- * device 0 answering for an absent device 1; an ATA signature without
- * Count and LBA Low 01h: confused), then ata_classify() of the signature.
- */
-enum ata_dev_class ide_sig_class(u8 status, u8 count, u8 lba_low, u8 lba_mid, u8 lba_high);
 
 #endif

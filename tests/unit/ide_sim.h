@@ -23,7 +23,7 @@
 #define TESTS_UNIT_IDE_SIM_H
 
 #include "drivers/ata/atareg.h"
-#include "drivers/ide/idevar.h"
+#include "drivers/ide/ide_priv.h"
 
 #define IDE_SIM_CMD		0x1f0
 #define IDE_SIM_CTL		0x3f4

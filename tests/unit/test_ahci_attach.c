@@ -13,9 +13,11 @@
 #include "tests/unit/fakes/page_fake.h"
 #include "tests/unit/fakes/sched_fake.h"
 #include "tests/unit/host/shim.h"
+#include "block/bdev.h"
 #include "block/genhd.h"
-#include "drivers/ahci/ahcivar.h"
+#include "drivers/ahci/ahci_priv.h"
 #include "drivers/ata/atareg.h"
+#include "kernel/errno.h"
 #include "kernel/time.h"
 
 #define NPORTS		4
@@ -74,7 +76,64 @@ static void test_detach_stops_ports(void)
 	disk_sd_put(0);
 }
 
+/*
+ * The disk's block_device_operations (ahci_disk.c) on a port filled in
+ * by hand: open refuses a failed port, getgeo synthesizes 255/63 for a
+ * disk without CHS words, revalidate follows IDENTIFY's capacity, and
+ * report says what the port runs.
+ */
+static void test_disk_ops(void)
+{
+	static struct ahci_port ap;
+	struct ahci_softc sc;
+	struct gendisk disk;
+	struct block_device bdev;
+	struct hd_geometry geo;
+	char buf[256];
+	int n;
+
+	memset(abar, 0, sizeof(abar));
+	memset(&sc, 0, sizeof(sc));
+	memset(&ap, 0, sizeof(ap));
+	memset(&disk, 0, sizeof(disk));
+	memset(&bdev, 0, sizeof(bdev));
+	sc.sc_regs = (volatile u8 *)abar;
+	strcpy(sc.sc_name, "ahci9");
+	ap.ap_sc = &sc;
+	ap.ap_regs = (volatile u8 *)abar + AHCI_PORT_OFFSET(2);
+	ap.ap_num = 2;
+	ap.ap_state = AHCI_PORT_READY;
+	ap.ap_ncq = true;
+	ap.ap_depth = 31;
+	ap.ap_id.ai_sectors = 1ull << 24;		/* 8 GiB */
+	ap.ap_id.ai_logical_size = 512;
+	ap.ap_id.ai_wcache_on = true;
+	*preg(2, AHCI_PREG_SSTS) = 0x123;		/* Gen 2 link up */
+	disk.gd_private_data = &ap;
+	disk.gd_fops = &ahci_disk_ops;
+	bdev.bd_disk = &disk;
+
+	CHECK_EQ(ahci_disk_ops.bdo_open(&bdev, FMODE_READ), 0);
+	CHECK_EQ(ahci_disk_ops.bdo_getgeo(&bdev, &geo), 0);
+	CHECK_EQ(geo.hg_heads, 255);
+	CHECK_EQ(geo.hg_sectors, 63);
+	CHECK_EQ(geo.hg_cylinders, (1u << 24) / (255 * 63));
+	CHECK_EQ(ahci_disk_ops.bdo_revalidate_disk(&disk), 0);
+	CHECK_EQ(disk.gd_capacity, 1ull << 24);
+	n = ahci_disk_ops.bdo_report(&disk, buf, sizeof(buf));
+	CHECK_EQ(n, (int)strlen(buf));
+	CHECK_STR(buf, "controller ahci9 port 2\nstate ready\nlink 3.0 Gbps\n"
+		       "queue ncq depth 31\nwrite cache on\nfua no\n");
+	CHECK_EQ(ahci_disk_ops.bdo_report(&disk, buf, 8), 7);	/* cut short, NUL kept */
+	CHECK_STR(buf, "control");
+
+	ap.ap_state = AHCI_PORT_FAILED;			/* recovery gave up on it */
+	CHECK_EQ(ahci_disk_ops.bdo_open(&bdev, FMODE_READ), -ENXIO);
+	CHECK_EQ(ahci_disk_ops.bdo_revalidate_disk(&disk), -ENXIO);
+}
+
 static const struct unit_case cases[] = {
 	{ "ahci/attach/detach_stops_ports", test_detach_stops_ports },
+	{ "ahci/disk/ops", test_disk_ops },
 };
 UNIT_MAIN("ahci_attach", cases)

@@ -6,7 +6,7 @@
  * signature names, recovery's choice of which commands an error costs,
  * and ahci_link.c: which errors are the link's, and the slower speed.
  */
-#include "drivers/ahci/ahcivar.h"
+#include "drivers/ahci/ahci_priv.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/errno.h"
 #include "tests/unit/unit.h"

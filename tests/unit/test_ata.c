@@ -121,6 +121,41 @@ static void test_qemu_ide_disk(void)
 	CHECK(!ai.ai_ssd);
 }
 
+/* HDIO_GETGEO's CHS: words 1/3/6 when they fit, else 255/63 (Linux). */
+static void test_geometry(void)
+{
+	struct ata_id ai;
+	u32 c, h, s;
+
+	qemu_disk(131072, false);
+	id[1] = 130;
+	id[3] = 16;
+	id[6] = 63;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	ata_id_geometry(&ai, &c, &h, &s);
+	CHECK_EQ(c, 130);
+	CHECK_EQ(h, 16);
+	CHECK_EQ(s, 63);
+	id[1] = id[3] = id[6] = 0;		/* not reported */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	ata_id_geometry(&ai, &c, &h, &s);
+	CHECK_EQ(h, 255);
+	CHECK_EQ(s, 63);
+	CHECK_EQ(c, 131072 / (255 * 63));
+	qemu_disk(1ull << 32, false);	/* 2 TiB: cylinders capped */
+	id[1] = 16383;
+	id[3] = 16;
+	id[6] = 63;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	ata_id_geometry(&ai, &c, &h, &s);
+	CHECK_EQ(h, 16);			/* 16383/16/63 still fits in the disk */
+	id[3] = 255;				/* more heads than CHS addresses */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	ata_id_geometry(&ai, &c, &h, &s);
+	CHECK_EQ(h, 255);
+	CHECK_EQ(c, 65535);
+}
+
 static void test_qemu_ahci_ncq(void)
 {
 	struct ata_id ai;
@@ -842,6 +877,7 @@ static void test_dev_revalidate(void)
 static const struct unit_case cases[] = {
 	{ "qemu_ide_disk", test_qemu_ide_disk },
 	{ "qemu_ahci_ncq", test_qemu_ahci_ncq },
+	{ "geometry", test_geometry },
 	{ "beyond_2tib", test_beyond_2tib },
 	{ "4kn", test_4kn },
 	{ "512e", test_512e },

@@ -22,7 +22,7 @@ struct ramdisk {
 	struct rdisk	*rd_disk;
 	u8		*rd_data;	/* rd_disk's image */
 	int		rd_opens;
-	int		rd_releases;
+	int		rd_revalidates;
 };
 
 static int rd_open(struct block_device *bdev, fmode_t mode)
@@ -31,15 +31,26 @@ static int rd_open(struct block_device *bdev, fmode_t mode)
 	return 0;
 }
 
-static int rd_release(struct gendisk *disk, fmode_t mode)
+/* A made-up geometry: 4 heads of 16 sectors. */
+static int rd_getgeo(struct block_device *bdev, struct hd_geometry *geo)
 {
-	((struct ramdisk *)disk->gd_private_data)->rd_releases++;
+	geo->hg_heads = 4;
+	geo->hg_sectors = 16;
+	geo->hg_cylinders = (u16)(bdev->bd_disk->gd_capacity / 64);
+	geo->hg_start = 12345;	/* not the driver's to say: overwritten */
+	return 0;
+}
+
+static int rd_revalidate(struct gendisk *disk)
+{
+	((struct ramdisk *)disk->gd_private_data)->rd_revalidates++;
 	return 0;
 }
 
 static const struct block_device_operations rd_ops = {
 	.bdo_open = rd_open,
-	.bdo_release = rd_release,
+	.bdo_getgeo = rd_getgeo,
+	.bdo_revalidate_disk = rd_revalidate,
 };
 
 static void mbr_set(u8 *img, u64 lba, int slot, u8 type, u32 start, u32 size)
@@ -298,6 +309,7 @@ static void test_claims(void)
 	struct ramdisk rd = { 0 };
 	struct gendisk *disk;
 	struct block_device *whole, *p1, *p5;
+	struct hd_geometry geo;
 	int holder_a, holder_b;
 
 	genhd_writable_set("all");
@@ -329,7 +341,7 @@ static void test_claims(void)
 	CHECK_EQ(bdev_close(whole, FMODE_READ | FMODE_WRITE, NULL), 0);
 	CHECK_EQ(bdev_close(whole, FMODE_READ, NULL), 0);
 	CHECK_EQ(bdev_close(whole, FMODE_READ, NULL), -EINVAL);	/* not open */
-	CHECK_EQ(rd.rd_opens, rd.rd_releases);
+	CHECK_EQ(bdev_ioctl(whole, FMODE_READ, HDIO_GETGEO, (unsigned long)&geo), 0);
 	CHECK_EQ(rd.rd_opens, 6);
 
 	bdev_put(whole);
@@ -390,6 +402,7 @@ static void test_rescan(void)
 	struct ramdisk rd = { 0 };
 	struct gendisk *disk = make_disk("sda", SD_MAJOR, 0, 16, &rd);
 	struct block_device *whole, *p1, *p5;
+	struct hd_geometry geo;
 	sector_t s = 0;
 	u64 size;
 	int ro;
@@ -420,6 +433,13 @@ static void test_rescan(void)
 	CHECK_EQ(bdev_ioctl(p5, FMODE_READ, BLKROGET, (unsigned long)&ro), 0);
 	CHECK_EQ(ro, 1);
 	CHECK_EQ(bdev_ioctl(p5, FMODE_READ, 0x4242, 0), -ENOTTY);
+	/* HDIO_GETGEO: the driver's CHS, the partition's start */
+	CHECK_EQ(bdev_ioctl(p5, FMODE_READ, HDIO_GETGEO, (unsigned long)&geo), 0);
+	CHECK_EQ(geo.hg_heads, 4);
+	CHECK_EQ(geo.hg_sectors, 16);
+	CHECK_EQ(geo.hg_start, 4160);
+	/* the rescan asked the driver to revalidate first */
+	CHECK(rd.rd_revalidates > 0);
 
 	/* an unreadable disk: the rescan reports it and keeps the old table */
 	bdev_put(p5);

@@ -1,6 +1,6 @@
 /*
- * Host tests of the IDE I/O path (drivers/ide/ide.c) on the real block
- * core, against the simulated channel of ide_sim.c: bios from every
+ * Host tests of the IDE I/O path (drivers/ide/ide_io.c, ide_eh.c) on the
+ * real block core, against the simulated channel of ide_sim.c: bios from every
  * memory range (bounced above 4 GiB for DMA, mapped for PIO), the
  * interrupt handler's register order, PRD tables, LBA28 vs LBA48
  * commands, flushes, device errors, lost interrupts, timeouts with
@@ -22,6 +22,7 @@
 #include "tests/unit/ide_sim.h"
 #include "tests/unit/fakes/sched_fake.h"
 #include "tests/unit/host/shim.h"
+#include "block/genhd.h"
 #include "drivers/ata/atareg.h"
 #include "kernel/errno.h"
 #include "kernel/completion.h"
@@ -36,6 +37,12 @@ static struct ide_softc sc;
 static struct ide_channel *ch;
 static struct page *prdt_page;
 static u32 irq_none;
+
+/* The registry's, reached by the revalidation after a reset (ide_disk.c). */
+void set_capacity(struct gendisk *disk, sector_t sectors)
+{
+	disk->gd_capacity = sectors;
+}
 
 /*
  * The driver's busy-waits advance the fake clock.  Those made with the
@@ -198,7 +205,7 @@ static void test_dma_every_range(void)
 	teardown();
 }
 
-/* HARDWARE.md item 9: BM status, stop the engine, Status, then ack BM. */
+/* SFF-8038i 3.1: BM status, stop the engine, Status, then ack BM. */
 static void test_isr_register_order(void)
 {
 	u32 i, irq_at = 0, bm_status_read = 0, bm_stop = 0, status_read = 0, bm_ack = 0;

@@ -5,7 +5,7 @@
  * equal to what was mapped) and the reset-signature classification.
  */
 #include "tests/unit/unit.h"
-#include "drivers/ide/idevar.h"
+#include "drivers/ide/ide_priv.h"
 #include "kernel/errno.h"
 
 #define MAXPRD	16

@@ -16,6 +16,7 @@
 #include "tests/unit/fakes/page_fake.h"
 #include "tests/unit/fakes/sched_fake.h"
 #include "tests/unit/host/shim.h"
+#include "block/bdev.h"
 #include "block/genhd.h"
 #include "kernel/errno.h"
 #include "kernel/time.h"
@@ -87,6 +88,49 @@ static void test_master_and_slave(void)
 	CHECK_EQ(q->q_limits.lim_bounce_limit, BLK_BOUNCE_4G);
 	CHECK_EQ(q->q_flush_flags, BLK_FLUSH_CACHE);	/* FUA emulated by a post-flush */
 	CHECK_EQ(q->q_nr_sectors, SECTORS);
+	teardown();
+}
+
+/*
+ * The disks' block_device_operations (ide_disk.c): open, a synthesized
+ * geometry, revalidate and report; a drive that failed revalidation is
+ * refused.
+ */
+static void test_disk_ops(void)
+{
+	const struct block_device_operations *ops;
+	struct block_device bdev;
+	struct hd_geometry geo;
+	char buf[256];
+	int err, n;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, SECTORS);
+	ide_sim_add_disk(&sim, 1, 1 << 20);
+	attach(&err);
+	CHECK_EQ(err, 0);
+	CHECK_EQ(host_nr_disks, 2);
+	ops = host_disks[1]->gd_fops;
+	memset(&bdev, 0, sizeof(bdev));
+	bdev.bd_disk = host_disks[1];
+	CHECK_EQ(ops->bdo_open(&bdev, FMODE_READ), 0);
+	CHECK_EQ(ops->bdo_getgeo(&bdev, &geo), 0);
+	CHECK_EQ(geo.hg_heads, 255);
+	CHECK_EQ(geo.hg_sectors, 63);
+	CHECK_EQ(geo.hg_cylinders, (1u << 20) / (255 * 63));
+	CHECK_EQ(ops->bdo_revalidate_disk(host_disks[1]), 0);
+	CHECK_EQ(host_disks[1]->gd_capacity, 1 << 20);
+	n = ops->bdo_report(host_disks[1], buf, sizeof(buf));
+	CHECK_EQ(n, (int)strlen(buf));
+	CHECK_STR(buf, "channel ide0 (primary)\nunit slave\nstate idle\nmode UDMA/5\n"
+		       "transfer dma\n");
+
+	sc.sc_chan[0].ch_drive[1].dr_gone = true;	/* failed revalidation */
+	CHECK_EQ(ops->bdo_open(&bdev, FMODE_READ), -ENXIO);
+	CHECK_EQ(ops->bdo_revalidate_disk(host_disks[1]), -ENXIO);
+	bdev.bd_disk = host_disks[0];
+	CHECK_EQ(ops->bdo_open(&bdev, FMODE_READ), 0);	/* the master is fine */
+	sc.sc_chan[0].ch_drive[1].dr_gone = false;
 	teardown();
 }
 
@@ -341,6 +385,7 @@ static void test_wcache_without_flush(void)
 
 static const struct unit_case cases[] = {
 	{ "ide/probe/master_and_slave", test_master_and_slave },
+	{ "ide/probe/disk_ops", test_disk_ops },
 	{ "ide/probe/slow_slave", test_slow_slave },
 	{ "ide/probe/atapi_left_alone", test_atapi_left_alone },
 	{ "ide/probe/floating_bus", test_floating_bus },
