@@ -91,4 +91,9 @@ bool ahci_link_error(u32 is, u32 serr, u32 tfd);
 u32 ahci_link_slower(u32 ssts, u32 limit);
 const char *ahci_link_speed_name(u32 spd);
 
+/* ahci_io.c: the port's request queue, limits from the HBA.  0 or -ENOMEM. */
+int ahci_port_setup_queue(struct ahci_port *ap);
+/* ahci_disk.c: the disks' block_device_operations. */
+extern const struct block_device_operations ahci_disk_ops;
+
 #endif

@@ -30,7 +30,6 @@
 #include "kernel/work.h"
 #include "lib/list.h"
 
-struct block_device_operations;
 struct gendisk;
 struct pci_dev;
 
@@ -209,9 +208,5 @@ int ahci_eh_force(struct request_queue *q, u32 force, u32 delay_ms);
 extern bool ahci_param_ncq;
 extern bool ahci_param_dma64;
 extern unsigned int ahci_param_timeout_ms;
-
-/* ahci_io.c: the request path. */
-extern const struct block_device_operations ahci_disk_ops;
-int ahci_port_setup_queue(struct ahci_port *ap);
 
 #endif
