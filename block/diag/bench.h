@@ -1,5 +1,5 @@
 /*
- * The bench workloads, shared with the Linux peer (shared/peer/src/init.c):
+ * The bench workloads, shared with the Linux peer that tools/bench runs:
  * the same workload strings, the same sector pattern, the same random
  * offsets and the same "BENCH ..." lines, so one script compares both
  * kernels and either kernel can check sectors the other filled.

@@ -1,7 +1,7 @@
 /*
  * Host tests of the shared ATA code: IDENTIFY parsing over blocks shaped
  * like the ones QEMU's ide-hd returns (hw/ide/core.c ide_identify, as seen
- * from a guest: see shared/TESTING.md section 5 for the 3 TiB numbers),
+ * from a guest, 3 TiB disks included),
  * built by hand from ATA8-ACS 7.16, plus edge cases (4Kn, 512e, odd string
  * padding, integrity word, hostile values); command construction (LBA28
  * versus LBA48 at the boundaries, FUA, NCQ, PIO), FIS packing, the NCQ
@@ -649,7 +649,7 @@ static void test_err_describe(void)
 
 static void test_classify(void)
 {
-	/* AHCI PxSIG values from shared/TESTING.md: 00000101 disk, EB140101 CD. */
+	/* AHCI PxSIG values QEMU reports: 00000101 disk, EB140101 CD (AHCI 1.3.1 3.3.9). */
 	CHECK_EQ(ata_classify(0x00, 0x00, 0x50), ATA_DEV_ATA);
 	CHECK_EQ(ata_classify(0x14, 0xeb, 0x00), ATA_DEV_ATAPI);
 	CHECK_EQ(ata_classify(0x69, 0x96, 0x50), ATA_DEV_PM);

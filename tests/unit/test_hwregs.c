@@ -15,7 +15,7 @@
 
 static void test_rfis_after_error(void)
 {
-	/* What the port writes at FB + 40h when blkdebug fails a read (TESTING.md 3). */
+	/* What the port writes at FB + 40h when blkdebug fails a read (blkdebug's EIO). */
 	static const u8 d2h[20] = {
 		0x34, 0x40, 0x41, 0x04, 0x00, 0x10, 0x00, 0x40,
 		0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0, 0, 0, 0, 0, 0,
