@@ -422,6 +422,15 @@ static int bdev_getgeo(struct block_device *bdev, struct hd_geometry *geo)
 	return 0;
 }
 
+int bdev_report(struct block_device *bdev, char *buf, size_t len)
+{
+	const struct block_device_operations *ops = bdev->bd_disk->gd_fops;
+
+	if (!ops || !ops->bdo_report)
+		return -ENOTTY;
+	return ops->bdo_report(bdev->bd_disk, buf, len);
+}
+
 int bdev_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd, unsigned long arg)
 {
 	switch (cmd) {

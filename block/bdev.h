@@ -114,6 +114,13 @@ struct request_queue *bdev_get_queue(struct block_device *bdev);
 int bdev_ioctl(struct block_device *bdev, fmode_t mode, unsigned int cmd, unsigned long arg);
 
 /*
+ * The driver's facts about the disk under bdev (its bdo_report), one per
+ * line, into buf (at most len bytes with the NUL).  Returns the bytes
+ * written, -ENOTTY when the driver has none, or its -errno.  May sleep.
+ */
+int bdev_report(struct block_device *bdev, char *buf, size_t len);
+
+/*
  * The hook blkid uses for what lies inside a device: a filesystem
  * registers a probe that fills in its type, UUID and label, and returns 1
  * if it recognised the device, 0 if not, or -errno.  Up to

@@ -77,7 +77,8 @@ struct block_device_operations {
 	 */
 	int	(*bdo_revalidate_disk)(struct gendisk *disk);
 	/*
-	 * A few lines of driver-specific facts ("link 6.0 Gbps\n", ...) into
+	 * bdev_report (the shell's diskinfo): a few lines of driver-specific
+	 * facts ("link 6.0 Gbps\n", ...) into
 	 * buf, at most len bytes with the NUL.  Returns the byte count
 	 * written (without the NUL), or -errno.
 	 */

@@ -9,6 +9,10 @@
  *			says: TYPE, UUID, LABEL
  *	part DEV	the raw partition table of a disk: scheme, disk id, and
  *			each entry's start, end, size, type and flags
+ *	diskinfo DEV	what the block layer knows of a disk or partition (size,
+ *			block sizes, read-only, CHS geometry) and what its
+ *			driver reports (bdev_report), one "key value" a line
+ *	rereadpt DISK	scan a disk's partition table again
  *
  * Output goes to the consoles (kprintf), not the log.  The formats are
  * stable: tests compare them with sfdisk and sgdisk.
@@ -236,6 +240,57 @@ put:
 	return ret;
 }
 SHELL_COMMAND("part", cmd_part, "part DEV", "show the raw partition table of a disk");
+
+#define DISKINFO_REPORT_MAX	1024	/* bytes of driver report shown */
+
+static int cmd_diskinfo(int argc, char **argv)
+{
+	struct block_device *b;
+	struct gendisk *disk;
+	struct hd_geometry geo;
+	char *report;
+	char size[16];
+	u32 lbs;
+	int n;
+
+	if (argc != 2)
+		return -EINVAL;
+	b = blk_arg_dev("diskinfo", argv[1]);
+	if (!b)
+		return -ECANCELED;
+	disk = b->bd_disk;
+	blk_human_size(bdev_nr_sects(b) << SECTOR_SHIFT, size, sizeof(size));
+	kprintf("name %s\n", b->bd_name);
+	if (b->bd_partno)
+		kprintf("disk %s partition %u start %llu\n", disk->gd_name, b->bd_partno,
+			(unsigned long long)b->bd_start);
+	kprintf("model %s\n", disk->gd_model[0] ? disk->gd_model : "-");
+	kprintf("size %s sectors %llu\n", size, (unsigned long long)bdev_nr_sects(b));
+	lbs = disk->gd_logical_block_size ? disk->gd_logical_block_size : SECTOR_SIZE;
+	kprintf("logical block %u physical block %u\n", lbs,
+		disk->gd_physical_block_size ? disk->gd_physical_block_size : lbs);
+	kprintf("read-only %s\n", bdev_read_only(b) ? "yes" : "no");
+	if (bdev_ioctl(b, FMODE_READ, HDIO_GETGEO, (unsigned long)&geo) == 0)
+		kprintf("geometry %u/%u/%u (C/H/S)\n", geo.hg_cylinders, geo.hg_heads,
+			geo.hg_sectors);
+	report = kmalloc(DISKINFO_REPORT_MAX, GFP_KERNEL);
+	if (!report) {
+		bdev_put(b);
+		return -ENOMEM;
+	}
+	n = bdev_report(b, report, DISKINFO_REPORT_MAX);
+	if (n > 0)
+		console_write(report, (size_t)n);
+	else if (n == -ENOTTY)
+		kprintf("driver report: none (%s)\n", disk->gd_fops ? "not given" : "memory disk");
+	else
+		kprintf("driver report: error %d\n", n);
+	kfree(report);
+	bdev_put(b);
+	return 0;
+}
+SHELL_COMMAND("diskinfo", cmd_diskinfo, "diskinfo DEV",
+	      "a disk's sizes, geometry and its driver's report (link, queue, cache, mode)");
 
 static int cmd_rereadpt(int argc, char **argv)
 {

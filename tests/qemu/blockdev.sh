@@ -52,3 +52,22 @@ expect_out "iostat/extended-header" '^device +r/s +w/s +rkB/s +wkB/s +rrqm/s +wr
 expect_out "iostat/extended-rates" '^ram0 +[0-9]+\.[0-9] +[0-9]+\.[0-9] +[1-9][0-9]*\.[0-9] '
 expect_out "iostat/unknown-device" 'nosuch'
 expect_rc "iostat/unknown-device-fails" 1
+
+# diskinfo: the block layer's view of a disk and its driver's report, on
+# an AHCI and an IDE disk of the pc machine, a partition and a memory disk.
+info=$logdir/blockdev-info.img
+rm -f "$info"
+truncate -s 64M "$info"
+printf 'label: dos\nstart=2048, size=8192, type=83\n' | sfdisk -q "$info"
+cp "$info" "$info.ide"
+boot blockdev-diskinfo --machine pc --timeout 60 --disk "$info,bus=ahci" --disk "$info.ide" \
+	--cmdline 'run="diskinfo sda; diskinfo sda1; diskinfo hda; diskinfo nullb0"'
+expect_rc "blockdev/diskinfo-run" 0
+expect_out "blockdev/diskinfo-size" '^size 64M sectors 131072$'
+expect_out "blockdev/diskinfo-part" '^disk sda partition 1 start 2048$'
+expect_out "blockdev/diskinfo-geometry" '^geometry [0-9]+/[0-9]+/[0-9]+ \(C/H/S\)$'
+expect_out "blockdev/diskinfo-ahci-port" '^controller ahci0 port 0$'
+expect_out "blockdev/diskinfo-ahci-queue" '^queue ncq depth 32$'
+expect_out "blockdev/diskinfo-ide-channel" '^channel ide0 \(primary\)$'
+expect_out "blockdev/diskinfo-ide-transfer" '^transfer dma$'
+expect_out "blockdev/diskinfo-memory" '^driver report: none \(memory disk\)$'
