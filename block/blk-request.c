@@ -181,6 +181,18 @@ struct request *blk_fetch_request(struct request_queue *q)
 	return rq;
 }
 
+/* rq leaves the driver: its timer stops, its tag and its place go back. */
+static void blk_rq_leave_driver(struct request_queue *q, struct request *rq)
+{
+	blk_delete_timer(rq);
+	if (rq->rq_state & RQF_QUEUED)
+		blk_queue_end_tag(q, rq);
+	if (rq->rq_state & RQF_STARTED) {
+		rq->rq_state &= ~RQF_STARTED;
+		q->q_in_driver--;
+	}
+}
+
 /**
  * blk_requeue_request - give a started request back, to be dispatched
  * first again (the device was busy, or reset).  Its tag is released.
@@ -189,13 +201,7 @@ struct request *blk_fetch_request(struct request_queue *q)
 void blk_requeue_request(struct request_queue *q, struct request *rq)
 {
 	assert_spin_locked(q->q_lock);
-	blk_delete_timer(rq);
-	if (rq->rq_state & RQF_QUEUED)
-		blk_queue_end_tag(q, rq);
-	if (rq->rq_state & RQF_STARTED) {
-		rq->rq_state &= ~RQF_STARTED;
-		q->q_in_driver--;
-	}
+	blk_rq_leave_driver(q, rq);
 	list_add(&rq->rq_queuelist, &q->q_dispatch);
 	q->q_stats.st_requeues++;
 	__blk_trace(q, BLK_TA_REQUEUE, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, 0);
@@ -234,13 +240,7 @@ static void blk_finish_request(struct request *rq)
 	int error = rq->rq_errors;
 	struct bio *bio;
 
-	blk_delete_timer(rq);
-	if (rq->rq_state & RQF_QUEUED)
-		blk_queue_end_tag(q, rq);
-	if (rq->rq_state & RQF_STARTED) {
-		rq->rq_state &= ~RQF_STARTED;
-		q->q_in_driver--;
-	}
+	blk_rq_leave_driver(q, rq);
 	__blk_trace(q, BLK_TA_COMPLETE, blk_rq_pos(rq), 0, rq->rq_cmd_flags, error);
 	elv_completed_request(q, rq);
 	if (rq->rq_end_io) {

@@ -280,7 +280,7 @@ static int cmd_diskinfo(int argc, char **argv)
 	}
 	n = bdev_report(b, report, DISKINFO_REPORT_MAX);
 	if (n > 0)
-		console_write(report, (size_t)n);
+		kprintf("%s", report);
 	else if (n == -ENOTTY)
 		kprintf("driver report: none (%s)\n", disk->gd_fops ? "not given" : "memory disk");
 	else
