@@ -19,6 +19,7 @@ errors=(
 	"date|date x|^usage: date$"
 	"dd|dd|^usage: dd if="
 	"df|df x|^usage: df$"
+	"diskinfo|diskinfo nosuch|^diskinfo: nosuch: no such block device"
 	"dmesg|dmesg x|^usage: dmesg$"
 	"echo|nosuchcommand|^nosuchcommand: command not found"
 	"elevator|elevator|^usage: elevator"
