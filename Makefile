@@ -1,6 +1,8 @@
 # The kernel, its ISO, the host unit tests, and the test and run entry points.
 #
-#   make            kernel.elf and the GRUB rescue ISO (build/kernel.iso)
+#   make            kernel.elf and the image (build/kernel.iso): one hybrid file
+#                   that boots as a CD or USB stick on BIOS and UEFI PCs
+#   make usb        the same image (write it to a stick: see README)
 #   make run        build, make the demo disks, boot QEMU with the shell on this terminal
 #   make test       host unit tests (ASan+UBSan), then the QEMU scenarios
 #   make fuzz       each fuzz target for a bounded time
@@ -38,7 +40,9 @@ HCFLAGS		:= -std=gnu11 -g -O1 -I. -DHOST_TEST -Wall -Wextra -Werror \
 		   -Wno-unused-parameter -fno-omit-frame-pointer \
 		   -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all kernel iso unit test run fuzz bench deps clean check-tools
+usb: iso
+
+.PHONY: all kernel iso usb unit test run fuzz bench deps clean check-tools
 all: kernel iso
 
 kernel: $(BUILD)/kernel.elf
