@@ -25,7 +25,12 @@ KDIRS		:= boot kernel kernel/mm lib block block/partitions \
 		   drivers/pci drivers/ata drivers/ide drivers/ahci drivers/block \
 		   fs fs/ext2
 KSRCS		:= $(foreach d,$(KDIRS),$(wildcard $(d)/*.c $(d)/*.S))
-KOBJS		:= $(patsubst %,$(BUILD)/k/%.o,$(basename $(KSRCS)))
+KOBJS		:= $(patsubst %,$(BUILD)/k/%.o,$(basename $(KSRCS))) $(BUILD)/k/gen/fbcon_font.o
+# The framebuffer console's glyphs: Terminus from Debian's console-setup-linux,
+# converted at build time (tools/psf2c.py); kernel/fbcon.h picks by resolution.
+FONTDIR		?= /usr/share/consolefonts
+FONTS		:= $(FONTDIR)/Lat15-Terminus16.psf.gz $(FONTDIR)/Lat15-Terminus24x12.psf.gz \
+		   $(FONTDIR)/Lat15-Terminus32x16.psf.gz
 
 KCFLAGS		:= -std=gnu11 -ffreestanding -fno-pie -fno-pic -m32 -march=i686 \
 		   -mgeneral-regs-only -O2 -g -Wall -Wextra -Werror \
@@ -63,6 +68,16 @@ $(BUILD)/k/ksyms0.o: tools/ksyms.sh
 	@mkdir -p $(dir $@)
 	$(Q)tools/ksyms.sh --empty > $(BUILD)/k/ksyms0.S
 	$(Q)$(CC) $(KCFLAGS) -c -o $@ $(BUILD)/k/ksyms0.S
+
+$(BUILD)/gen/fbcon_font.c: tools/psf2c.py $(FONTS)
+	@mkdir -p $(dir $@)
+	@echo "  FONT    $@"
+	$(Q)python3 tools/psf2c.py $@ $(FONTS)
+
+$(BUILD)/k/gen/fbcon_font.o: $(BUILD)/gen/fbcon_font.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KCFLAGS) -c -o $@ $<
 
 $(BUILD)/k/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -16,6 +16,7 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/desc.h"
+#include "kernel/fbcon.h"
 #include "kernel/init.h"
 #include "kernel/irqchip.h"
 #include "kernel/param.h"
@@ -93,6 +94,7 @@ void kmain(u32 magic, u32 info_phys)
 	cpu_identify();
 	drop_identity_map();
 	mm_init();
+	fbcon_init();
 
 	pic_init();
 	time_init();

@@ -5,6 +5,8 @@
 # as soon as the output has a line matching REGEX (the shipped GRUB menu
 # boots a shell that waits for a person, so nothing else ends the run).
 # Output in $logdir/NAME.out; $rc is 0 when REGEX was seen, else 124.
+# If the caller sets on_match to a command, it runs once REGEX is seen,
+# while QEMU still runs (to take a screendump), its status in $match_rc.
 boot_until() {
 	local name=$1 re=$2 limit=$3 pid t=0
 	shift 3
@@ -21,6 +23,11 @@ boot_until() {
 		sleep 0.25
 		t=$((t + 1))
 	done
+	match_rc=1
+	if [ -n "${on_match:-}" ] && grep -qaE -- "$re" "$out.raw"; then
+		$on_match
+		match_rc=$?
+	fi
 	pkill -TERM -s $pid 2>/dev/null
 	wait $pid 2>/dev/null
 	tr -d '\r' <"$out.raw" >"$out"
