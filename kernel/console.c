@@ -36,6 +36,21 @@ void console_register(struct console *con)
 	spin_unlock_irqrestore(&console_lock, flags);
 }
 
+void console_unregister(struct console *con)
+{
+	struct console **pp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&console_lock, flags);
+	for (pp = &consoles; *pp; pp = &(*pp)->con_next) {
+		if (*pp == con) {
+			*pp = con->con_next;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&console_lock, flags);
+}
+
 void console_write_level(const char *s, size_t n, int level)
 {
 	unsigned long flags;

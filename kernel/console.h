@@ -20,6 +20,8 @@ struct console {
 };
 
 void console_register(struct console *con);
+/* Take con off the list again (a console that only listens for a while). */
+void console_unregister(struct console *con);
 /* Write to every console; safe in interrupt context and during panic. */
 void console_write(const char *s, size_t n);
 /* The same for a log message of level 0-7, which a console may colour. */
