@@ -4,6 +4,7 @@
  * line of selftest=kernel/STAR (a glob, STAR being *) runs them.
  */
 #include "kernel/selftest.h"
+#include "kernel/console.h"
 #include "kernel/completion.h"
 #include "kernel/timer.h"
 #include "kernel/time.h"
@@ -24,6 +25,10 @@ static int test_tsc_vs_pit(void)
 {
 	u32 boot = tsc_khz(), now;
 
+	if (!time_pit_counts()) {
+		kprintf("time: the PIT does not count here; nothing to compare\n");
+		return 0;
+	}
 	if (!boot)
 		return st_fail("no TSC calibration at boot");
 	now = tsc_calibrate_khz();

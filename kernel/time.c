@@ -52,6 +52,7 @@ static bool nopit;
 PARAM_BOOL("nopit", nopit, "leave the 8254 PIT alone: calibrate from ACPI, tick from the local APIC");
 
 static bool pit_ticks;			/* the tick is IRQ 0 from PIT channel 0 */
+static bool pit_dead;			/* channel 2 never counted down */
 static volatile u64 ticks;		/* tick count: the fallback clock */
 static u64 tsc_boot;
 static u32 tsc_rate_khz;
@@ -92,6 +93,16 @@ u64 get_jiffies_64(void)
 	if (!tsc_mult)
 		return get_ticks();
 	return ns_to_jiffies(ktime_ns());
+}
+
+bool time_pit_counts(void)
+{
+	return !pit_dead;
+}
+
+bool time_tick_is_pit(void)
+{
+	return pit_ticks;
 }
 
 u64 time_tick_count(void)
@@ -177,11 +188,16 @@ static u32 calibrate_once(void)
 		prev = rdtsc();
 		if (++loops > count * 50) {
 			outb(PORT_B, b);
+			pit_dead = true;
 			return 0;
 		}
 	}
 	t1 = rdtsc();
 	outb(PORT_B, b);
+	if (!loops) {		/* OUT2 high at once: no PIT counting (gated, or absent) */
+		pit_dead = true;
+		return 0;
+	}
 	if (((t0 - s) + (t1 - prev)) * CALIBRATE_SLACK > t1 - t0)
 		return 0;
 	return (u32)((t1 - t0) / CALIBRATE_MS);
@@ -215,8 +231,11 @@ void time_init(void)
 
 	if (tsc && !nopit) {
 		tsc_rate_khz = tsc_calibrate_khz();
+		if (pit_dead)
+			tsc_rate_khz = 0;
 		if (!tsc_rate_khz)
-			pr_warn("time: the PIT does not count; calibrating from ACPI instead\n");
+			pr_warn("time: %s; calibrating from ACPI instead\n", pit_dead ?
+				"the PIT does not count" : "no PIT calibration could be trusted");
 	}
 	if (tsc && !tsc_rate_khz)
 		tsc_rate_khz = time_ref_calibrate_khz(TIME_REF_ANY, &ref);
@@ -224,7 +243,8 @@ void time_init(void)
 		tsc_mult = (NSEC_PER_MSEC << TSC_SHIFT) / tsc_rate_khz;
 		tsc_boot = rdtsc();
 	}
-	pit_ticks = !ref && !nopit;
+	/* A PIT that gave no trusted figure is not trusted with the tick either. */
+	pit_ticks = !nopit && !ref;
 	if (tsc_rate_khz && !ref)
 		pr_info("time: TSC %u.%03u MHz, tick %u Hz\n",
 			tsc_rate_khz / 1000, tsc_rate_khz % 1000, HZ);
@@ -233,8 +253,15 @@ void time_init(void)
 			tsc_rate_khz / 1000, tsc_rate_khz % 1000, ref, HZ);
 	else
 		pr_warn("time: no usable TSC; time has tick resolution\n");
-	if (!pit_ticks)
+	if (!pit_ticks) {
+		/* A PIT the firmware left running would still raise IRQ 0: one shot, then quiet. */
+		if (!pit_dead) {
+			outb(PIT_CMD, PIT_SEL_CH0 | PIT_LOHI | PIT_MODE0);
+			outb(PIT_CH0, 0xff);
+			outb(PIT_CH0, 0xff);
+		}
 		return;
+	}
 
 	outb(PIT_CMD, PIT_SEL_CH0 | PIT_LOHI | PIT_MODE2);
 	outb(PIT_CH0, div & 0xff);

@@ -14,6 +14,10 @@
 #define NSEC_PER_MSEC	1000000ULL
 #define NSEC_PER_USEC	1000ULL
 
+/* False once PIT channel 2 was seen not to count (gated or absent). */
+bool time_pit_counts(void);
+/* True when the tick is IRQ 0 from the PIT (not nopit, not a dead PIT). */
+bool time_tick_is_pit(void);
 /* Tick interrupts taken since boot, from whichever timer gives them. */
 u64 time_tick_count(void);
 /* Ticks since boot; 64-bit, read atomically. */
