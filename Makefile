@@ -1,6 +1,8 @@
 # The kernel, its ISO, the host unit tests, and the test and run entry points.
 #
-#   make            kernel.elf and the GRUB rescue ISO (build/kernel.iso)
+#   make            kernel.elf and the image (build/kernel.iso): one hybrid file
+#                   that boots as a CD or USB stick on BIOS and UEFI PCs
+#   make usb        the same image (write it to a stick: see README)
 #   make run        build, make the demo disks, boot QEMU with the shell on this terminal
 #   make test       host unit tests (ASan+UBSan), then the QEMU scenarios
 #   make fuzz       each fuzz target for a bounded time
@@ -23,7 +25,12 @@ KDIRS		:= boot kernel kernel/mm lib block block/partitions block/diag \
 		   drivers/pci drivers/ata drivers/ide drivers/ahci drivers/block \
 		   fs fs/ext2
 KSRCS		:= $(foreach d,$(KDIRS),$(wildcard $(d)/*.c $(d)/*.S))
-KOBJS		:= $(patsubst %,$(BUILD)/k/%.o,$(basename $(KSRCS)))
+KOBJS		:= $(patsubst %,$(BUILD)/k/%.o,$(basename $(KSRCS))) $(BUILD)/k/gen/fbcon_font.o
+# The framebuffer console's glyphs: Terminus from Debian's console-setup-linux,
+# converted at build time (tools/psf2c.py); kernel/fbcon.h picks by resolution.
+FONTDIR		?= /usr/share/consolefonts
+FONTS		:= $(FONTDIR)/Lat15-Terminus16.psf.gz $(FONTDIR)/Lat15-Terminus24x12.psf.gz \
+		   $(FONTDIR)/Lat15-Terminus32x16.psf.gz
 
 KCFLAGS		:= -std=gnu11 -ffreestanding -fno-pie -fno-pic -m32 -march=i686 \
 		   -mgeneral-regs-only -O2 -g -Wall -Wextra -Werror \
@@ -38,7 +45,9 @@ HCFLAGS		:= -std=gnu11 -g -O1 -I. -DHOST_TEST -Wall -Wextra -Werror \
 		   -Wno-unused-parameter -fno-omit-frame-pointer \
 		   -fsanitize=address,undefined -fno-sanitize-recover=all
 
-.PHONY: all kernel iso unit test run fuzz bench deps clean check-tools
+usb: iso
+
+.PHONY: all kernel iso usb unit test run fuzz bench deps clean check-tools
 all: kernel iso
 
 kernel: $(BUILD)/kernel.elf
@@ -59,6 +68,16 @@ $(BUILD)/k/ksyms0.o: tools/ksyms.sh
 	@mkdir -p $(dir $@)
 	$(Q)tools/ksyms.sh --empty > $(BUILD)/k/ksyms0.S
 	$(Q)$(CC) $(KCFLAGS) -c -o $@ $(BUILD)/k/ksyms0.S
+
+$(BUILD)/gen/fbcon_font.c: tools/psf2c.py $(FONTS)
+	@mkdir -p $(dir $@)
+	@echo "  FONT    $@"
+	$(Q)python3 tools/psf2c.py $@ $(FONTS)
+
+$(BUILD)/k/gen/fbcon_font.o: $(BUILD)/gen/fbcon_font.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KCFLAGS) -c -o $@ $<
 
 $(BUILD)/k/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -1,9 +1,18 @@
 /*
- * Kernel entry from a multiboot (v1) loader: GRUB, or QEMU's -kernel.
+ * Kernel entry from a multiboot loader: GRUB (multiboot 1 or 2, BIOS or
+ * UEFI), or QEMU's -kernel (multiboot 1 only).
  *
- * The loader leaves us in 32-bit protected mode, paging off, with EAX the
- * multiboot magic and EBX the physical address of the multiboot info
- * (Multiboot Specification 0.6.96, section 3.2).  This stub runs at its
+ * The image carries both headers: multiboot 1 (Multiboot Specification
+ * 0.6.96, section 3.1) and multiboot 2 (Multiboot Specification 2.0,
+ * section 3.1), the latter asking for a linear framebuffer (optional: on
+ * a BIOS in text mode GRUB may give text) and never for boot services to
+ * be kept -- x86_64 UEFI firmware cannot be called from a 32-bit kernel.
+ *
+ * Either loader leaves us in 32-bit protected mode, paging off, with EAX
+ * the magic and EBX the physical address of its information (0.6.96
+ * section 3.2; 2.0 section 3.3).  Multiboot 2 information is
+ * self-contained and may lie anywhere below 4 GiB, so it is copied into
+ * mb2_info_copy here, before paging limits what we can reach.  This stub runs at its
  * physical address (linker.ld puts .boot at 1 MiB), so it names every
  * higher-half symbol by its physical address, sym - PAGE_OFFSET.
  *
@@ -30,6 +39,15 @@
 #define CR0_PG		(1 << 31)
 #define CR4_PAE		(1 << 5)
 
+#define MB2_MAGIC	0xE85250D6
+#define MB2_ARCH_I386	0		/* 32-bit protected mode */
+#define MB2_HDR_TAG_END	0
+#define MB2_HDR_TAG_FB	5		/* framebuffer request (2.0, 3.1.10) */
+#define MB2_HDR_TAG_MODALIGN 6		/* modules page-aligned (3.1.11) */
+#define MB2_HDR_OPTIONAL 1		/* tag flag: boot anyway without it */
+#define MB2_BOOTLOADER_MAGIC 0x36D76289
+#define MB2_INFO_COPY_MAX (64 * 1024)	/* kernel/bootinfo.h */
+
 #define BOOT_STACK_SIZE	16384
 
 	.section .multiboot, "a"
@@ -37,6 +55,25 @@
 	.long MB_MAGIC
 	.long MB_FLAGS
 	.long -(MB_MAGIC + MB_FLAGS)
+
+	/* Multiboot 2 header (2.0, 3.1.1): 8-byte aligned, in the first 32 KiB. */
+	.align 8
+mb2_header:
+	.long MB2_MAGIC
+	.long MB2_ARCH_I386
+	.long mb2_header_end - mb2_header
+	.long -(MB2_MAGIC + MB2_ARCH_I386 + (mb2_header_end - mb2_header))
+	.align 8
+	.short MB2_HDR_TAG_FB, MB2_HDR_OPTIONAL
+	.long 20
+	.long 0, 0, 32			/* width, height: any; depth: 32 if offered */
+	.align 8
+	.short MB2_HDR_TAG_MODALIGN, 0
+	.long 8
+	.align 8
+	.short MB2_HDR_TAG_END, 0
+	.long 8
+mb2_header_end:
 
 	.section .boot.text, "ax"
 	.code32
@@ -53,6 +90,20 @@ _start:
 	xorl %eax, %eax
 	rep stosb
 
+	/* Multiboot 2: copy the information (total_size first) while it is reachable. */
+	cmpl $MB2_BOOTLOADER_MAGIC, %esi
+	jne 3f
+	movl %esi, %edx
+	movl (%ebx), %ecx
+	movl %ecx, PHYS(mb2_info_size)
+	cmpl $MB2_INFO_COPY_MAX, %ecx
+	jbe 2f
+	movl $MB2_INFO_COPY_MAX, %ecx
+2:	movl %ebx, %esi
+	movl $PHYS(mb2_info_copy), %edi
+	rep movsb
+	movl %edx, %esi
+3:
 	/* Identity: two 2 MiB pages at physical 0. */
 	movl $PHYS(boot_pd_low), %edi
 	movl $(0x000000 | PTE_PS | PTE_RW | PTE_P), 0(%edi)
@@ -115,3 +166,11 @@ boot_stack_guard:
 	.skip 4096
 	.skip BOOT_STACK_SIZE
 boot_stack_top:
+
+	.section .bss, "aw", @nobits
+	.align 8
+	.globl mb2_info_copy, mb2_info_size
+mb2_info_copy:
+	.skip MB2_INFO_COPY_MAX
+mb2_info_size:
+	.skip 4

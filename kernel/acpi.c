@@ -177,31 +177,29 @@ static void *search_root(const struct acpi_mem *mem, const u8 *root, u32 rlen, u
 }
 
 /**
- * acpi_load_table - find a table by signature and return a checked copy
+ * acpi_load_table_rsdp - find a table by signature, from an RSDP copy
  * @mem: physical memory access
- * @rsdp_pa: from acpi_find_rsdp()
+ * @rsdp: the RSDP's bytes (a multiboot 2 loader hands over such a copy)
+ * @rsdp_len: how many bytes of it are there (20 for ACPI 1.0, 36 after)
  * @sig: four characters, e.g. "APIC" for the MADT
  * @len: the table's length on success
  *
  * The XSDT is used when the RSDP (revision 2+) names one that checks out,
  * else the RSDT.  Returns a kmalloc'd copy the caller frees, or
- * ERR_PTR(-ENOENT) when absent, -EIO for a corrupt table, -E2BIG, -ENOMEM.
+ * ERR_PTR(-ENOENT) when absent, -EIO for a corrupt table or RSDP, -E2BIG,
+ * -ENOMEM.
  */
-void *acpi_load_table(const struct acpi_mem *mem, phys_addr_t rsdp_pa, const char *sig,
-		      u32 *len)
+void *acpi_load_table_rsdp(const struct acpi_mem *mem, const void *rsdp, size_t rsdp_len,
+			   const char *sig, u32 *len)
 {
 	struct acpi_rsdp r;
-	const void *va;
 	void *root = ERR_PTR(-EIO), *t;
 	u32 rlen = 0;
 	unsigned esz = 4;
 
-	va = mem->map(mem->ctx, rsdp_pa, sizeof(r));
-	if (!va)
-		return ERR_PTR(-ENOMEM);
-	memcpy(&r, va, sizeof(r));
-	mem->unmap(mem->ctx, (void *)va, sizeof(r));
-	if (!rsdp_valid((const u8 *)&r, sizeof(r)))
+	memset(&r, 0, sizeof(r));
+	memcpy(&r, rsdp, min(rsdp_len, sizeof(r)));
+	if (!rsdp_valid((const u8 *)&r, min(rsdp_len, sizeof(r))))
 		return ERR_PTR(-EIO);
 
 	if (r.rsdp_revision >= 2 && le64_to_cpu(r.rsdp_xsdt)) {
@@ -217,6 +215,29 @@ void *acpi_load_table(const struct acpi_mem *mem, phys_addr_t rsdp_pa, const cha
 	t = search_root(mem, root, rlen, esz, sig, len);
 	kfree(root);
 	return t;
+}
+
+/**
+ * acpi_load_table - find a table by signature and return a checked copy
+ * @mem: physical memory access
+ * @rsdp_pa: from acpi_find_rsdp()
+ * @sig: four characters, e.g. "APIC" for the MADT
+ * @len: the table's length on success
+ *
+ * As acpi_load_table_rsdp(), with the RSDP read from memory first.
+ */
+void *acpi_load_table(const struct acpi_mem *mem, phys_addr_t rsdp_pa, const char *sig,
+		      u32 *len)
+{
+	struct acpi_rsdp r;
+	const void *va;
+
+	va = mem->map(mem->ctx, rsdp_pa, sizeof(r));
+	if (!va)
+		return ERR_PTR(-ENOMEM);
+	memcpy(&r, va, sizeof(r));
+	mem->unmap(mem->ctx, (void *)va, sizeof(r));
+	return acpi_load_table_rsdp(mem, &r, sizeof(r), sig, len);
 }
 
 static void madt_add_override(struct acpi_madt_info *mi, const struct acpi_madt_iso *e)

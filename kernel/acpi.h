@@ -208,6 +208,8 @@ u8 acpi_checksum(const void *p, size_t len);
 int acpi_find_rsdp(const struct acpi_mem *mem, phys_addr_t *rsdp_pa);
 void *acpi_load_table(const struct acpi_mem *mem, phys_addr_t rsdp_pa, const char *sig,
 		      u32 *len);
+void *acpi_load_table_rsdp(const struct acpi_mem *mem, const void *rsdp, size_t rsdp_len,
+			   const char *sig, u32 *len);
 int acpi_madt_parse(const void *madt, size_t len, struct acpi_madt_info *mi);
 int acpi_isa_route(const struct acpi_madt_info *mi, unsigned isa_irq,
 		   struct acpi_isa_route *r);
@@ -215,5 +217,11 @@ int acpi_isa_route(const struct acpi_madt_info *mi, unsigned isa_irq,
 /* kernel/acpi_map.c: the kernel's physical memory access, and the boot MADT. */
 extern const struct acpi_mem acpi_mem_kernel;
 const struct acpi_madt_info *acpi_madt(void);
+/*
+ * A checked copy (kfree it) of the machine's table sig, from the RSDP the
+ * loader handed over (multiboot 2) or else the one found in the BIOS
+ * areas; ERR_PTR(-ENOENT) when there is none.  Not in interrupt context.
+ */
+void *acpi_table(const char *sig, u32 *len);
 
 #endif

@@ -1,6 +1,9 @@
 /*
- * The kernel's way into ACPI tables: struct acpi_mem over ioremap(), and
- * the boot MADT, found and parsed once (acpi_madt()).
+ * The kernel's way into ACPI tables: struct acpi_mem over ioremap(), any
+ * table by signature (acpi_table()), and the boot MADT, found and parsed
+ * once (acpi_madt()).  The RSDP comes from the boot loader when it gave
+ * one (multiboot 2 tags 14/15: the only way on UEFI machines, which have
+ * nothing in the BIOS areas), else from the EBDA/BIOS-area search.
  *
  * Integration note: ioremap() maps uncached, which is right for the
  * handful of small reads done here.  Tables live in firmware-reserved RAM
@@ -9,10 +12,12 @@
  * acpi_phys_map() changes.
  */
 #include "kernel/acpi.h"
+#include "kernel/bootinfo.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/mm/slab.h"
 #include "kernel/mm/vmap.h"
+#include "lib/string.h"
 
 static void *acpi_phys_map(void *ctx, phys_addr_t pa, size_t len)
 {
@@ -38,15 +43,55 @@ struct acpi_boot {
 
 static struct acpi_boot acpi_boot;
 
+/*
+ * The RSDP's bytes into r (*n of them): the boot loader's copy, or the
+ * one found in the BIOS areas.  0, or the search's -ENOENT / -ENOMEM.
+ */
+static int boot_rsdp(struct acpi_rsdp *r, size_t *n)
+{
+	phys_addr_t pa;
+	const void *va;
+	int err;
+
+	if (boot_info.rsdp_len) {
+		*n = min((size_t)boot_info.rsdp_len, sizeof(*r));
+		memcpy(r, boot_info.rsdp, *n);
+		return 0;
+	}
+	err = acpi_find_rsdp(&acpi_mem_kernel, &pa);
+	if (err)
+		return err;
+	va = ioremap(pa, sizeof(*r));
+	if (!va)
+		return -ENOMEM;
+	memcpy(r, va, sizeof(*r));
+	iounmap((void *)va);
+	*n = sizeof(*r);
+	return 0;
+}
+
+void *acpi_table(const char *sig, u32 *len)
+{
+	struct acpi_rsdp r;
+	size_t n;
+	int err;
+
+	err = boot_rsdp(&r, &n);
+	if (err)
+		return ERR_PTR(err);
+	return acpi_load_table_rsdp(&acpi_mem_kernel, &r, n, sig, len);
+}
+
 /* Find, check and parse the MADT; errors are reported here, once. */
 static int load_madt(struct acpi_madt_info *mi)
 {
-	phys_addr_t rsdp;
+	struct acpi_rsdp r;
 	void *madt;
+	size_t n;
 	u32 len;
 	int err;
 
-	err = acpi_find_rsdp(&acpi_mem_kernel, &rsdp);
+	err = boot_rsdp(&r, &n);
 	if (err == -ENOENT) {
 		pr_info("acpi: no RSDP in the EBDA or the BIOS area\n");
 		return err;
@@ -54,7 +99,10 @@ static int load_madt(struct acpi_madt_info *mi)
 		pr_warn("acpi: RSDP search failed (%s)\n", errstr(err));
 		return err;
 	}
-	madt = acpi_load_table(&acpi_mem_kernel, rsdp, "APIC", &len);
+	if (boot_info.rsdp_len)
+		pr_info("acpi: RSDP from the boot loader (ACPI %s)\n",
+			n > ACPI_RSDP_V1_LEN ? "2.0+" : "1.0");
+	madt = acpi_load_table_rsdp(&acpi_mem_kernel, &r, n, "APIC", &len);
 	if (IS_ERR(madt)) {
 		err = (int)PTR_ERR(madt);
 		pr_info("acpi: no usable MADT (%s)\n", errstr(err));

@@ -26,6 +26,12 @@ void lapic_mask_extint(void);
 bool lapic_enabled(void);
 u8 lapic_id(void);
 void lapic_eoi(void);
+/*
+ * Make the local APIC timer the periodic tick at hz, calibrated against
+ * the TSC; each tick calls fn.  For machines whose PIT does not tick.
+ * 0, or -ENODEV (no local APIC, no TSC rate), -ENOSPC, -EIO.
+ */
+int lapic_timer_start(unsigned hz, void (*fn)(void));
 
 /* An I/O APIC input as programmed, read back from the hardware. */
 struct ioapic_line {

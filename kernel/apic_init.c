@@ -25,11 +25,12 @@
 #include "kernel/init.h"
 #include "kernel/param.h"
 #include "kernel/printk.h"
+#include "kernel/time.h"
 
 static bool apic_off;
 PARAM_BOOL("noapic", apic_off, "keep every interrupt on the 8259 PIC (no APIC, no MSI)");
 
-static int apic_init(void)
+static int apic_setup(void)
 {
 	const struct acpi_madt_info *mi;
 	int err, nio, n;
@@ -62,6 +63,13 @@ static int apic_init(void)
 	n = ioapic_take_isa(mi);
 	pr_info("apic: local APIC %u, %d I/O APIC(s), %d ISA lines moved off the 8259\n",
 		lapic_id(), nio, n);
+	return 0;
+}
+
+static int apic_init(void)
+{
+	apic_setup();
+	time_start_apic_tick();	/* the tick, if the PIT does not give it */
 	return 0;
 }
 arch_initcall(apic_init);

@@ -10,6 +10,7 @@
  * short window, since late delivery cannot create ticks.
  */
 #include "kernel/apic.h"
+#include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/irq.h"
 #include "kernel/irqchip.h"
@@ -46,6 +47,10 @@ static int test_timer_chip(void)
 	const struct irq_chip *chip = irq_get_chip(0);
 	u64 n;
 
+	if (!time_tick_is_pit()) {
+		kprintf("apic: the tick is not the PIT's IRQ 0 here (nopit); nothing to check\n");
+		return 0;
+	}
 	ST_ASSERT(chip != NULL);
 	if (ioapic_active())
 		ST_ASSERT(strcmp(chip->name, "ioapic") == 0);
@@ -63,6 +68,10 @@ static int test_mask(void)
 	const struct irq_chip *chip = irq_get_chip(0);
 	u64 n;
 
+	if (!time_tick_is_pit()) {
+		kprintf("apic: the tick is not the PIT's IRQ 0 here (nopit); nothing to check\n");
+		return 0;
+	}
 	ST_ASSERT(chip && chip->mask && chip->unmask);
 	chip->mask(0);
 	ticks_over(APIC_ST_SETTLE_MS);

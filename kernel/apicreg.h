@@ -42,6 +42,11 @@
 #define   LAPIC_LVT_ACTIVE_LOW		0x00002000	/* input pin polarity */
 #define   LAPIC_LVT_LEVEL		0x00008000	/* trigger mode */
 #define   LAPIC_LVT_MASKED		0x00010000
+#define   LAPIC_LVT_TIMER_PERIODIC	0x00020000	/* timer mode, bits 18:17 (11.5.4) */
+#define LAPIC_TIMER_ICR			0x380	/* Initial Count (11.5.4) */
+#define LAPIC_TIMER_CCR			0x390	/* Current Count */
+#define LAPIC_TIMER_DCR			0x3e0	/* Divide Configuration */
+#define   LAPIC_TIMER_DIV_16		0x3
 
 #define APIC_SPURIOUS_VECTOR		0xff	/* low nibble all ones for P6 parts */
 

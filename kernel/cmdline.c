@@ -2,8 +2,9 @@
  * The kernel command line: split into parameters and handed to their
  * owners (kernel/param.h), before any initcall runs.
  *
- * Syntax: words separated by spaces; a word is NAME, NAME=VALUE or
- * NAME="VALUE WITH SPACES".  The first word is dropped when it is the
+ * Syntax: words separated by spaces; a word is NAME, NAME=VALUE,
+ * NAME="VALUE WITH SPACES" or "NAME=VALUE WITH SPACES" (GRUB's way of
+ * passing on a menu entry's NAME="A B").  The first word is dropped when it is the
  * kernel's own path, which GRUB and QEMU put there.  Values stay in a
  * private copy of the line, so string parameters may point into it.
  *
@@ -125,20 +126,20 @@ void cmdline_parse(void)
 		name = out = p;
 		val = NULL;
 		open_quote = false;
-		while (*p && *p != ' ' && *p != '\t') {
+		/*
+		 * Quotes hold spaces in: NAME="A B", or "NAME=A B" as GRUB
+		 * writes a word with spaces in it.
+		 */
+		while (*p && (open_quote || (*p != ' ' && *p != '\t'))) {
+			if (*p == '"') {
+				open_quote = !open_quote;
+				p++;
+				continue;
+			}
 			if (*p == '=' && !val) {
 				*out++ = '\0';
 				val = out;
 				p++;
-				continue;
-			}
-			if (*p == '"' && val) {	/* quoted value: up to the closing quote */
-				p++;
-				while (*p && *p != '"')
-					*out++ = *p++;
-				open_quote = !*p;
-				if (*p == '"')
-					p++;
 				continue;
 			}
 			*out++ = *p++;

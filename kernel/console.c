@@ -36,7 +36,22 @@ void console_register(struct console *con)
 	spin_unlock_irqrestore(&console_lock, flags);
 }
 
-void console_write(const char *s, size_t n)
+void console_unregister(struct console *con)
+{
+	struct console **pp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&console_lock, flags);
+	for (pp = &consoles; *pp; pp = &(*pp)->con_next) {
+		if (*pp == con) {
+			*pp = con->con_next;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&console_lock, flags);
+}
+
+void console_write_level(const char *s, size_t n, int level)
 {
 	unsigned long flags;
 	struct console *con;
@@ -45,11 +60,21 @@ void console_write(const char *s, size_t n)
 	local_irq_save(flags);
 	if (locked)
 		spin_lock(&console_lock);
-	for (con = consoles; con; con = con->con_next)
+	for (con = consoles; con; con = con->con_next) {
+		if (con->con_level)
+			con->con_level(con, level);
 		con->con_write(con, s, n);
+		if (con->con_level)
+			con->con_level(con, -1);
+	}
 	if (locked)
 		spin_unlock(&console_lock);
 	local_irq_restore(flags);
+}
+
+void console_write(const char *s, size_t n)
+{
+	console_write_level(s, n, -1);
 }
 
 int kprintf(const char *fmt, ...)

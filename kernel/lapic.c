@@ -5,7 +5,9 @@
  * register (11.4.3, 11.9), sets up LINT0 as ExtINT so the 8259 keeps
  * working through it ("virtual wire", until the I/O APIC takes the lines
  * and lapic_mask_extint() is called), LINT1 and any LINT the MADT names
- * as NMI, masks the error LVT, and leaves the timer LVT alone.
+ * as NMI, masks the error LVT, and leaves the timer LVT alone until
+ * lapic_timer_start() makes the timer the tick (11.5.4: periodic mode,
+ * its rate measured against the TSC) on machines whose PIT does not tick.
  *
  * Spurious interrupts (vector APIC_SPURIOUS_VECTOR) need no EOI: their
  * IRQ gets a chip whose spurious() hook swallows them.
@@ -22,8 +24,10 @@
 #include "kernel/cpu.h"
 #include "kernel/errno.h"
 #include "kernel/io.h"
+#include "kernel/irq.h"
 #include "kernel/irqchip.h"
 #include "kernel/printk.h"
+#include "kernel/time.h"
 #include "kernel/mm/vmap.h"
 
 struct lapic {
@@ -141,4 +145,75 @@ u8 lapic_id(void)
 void lapic_eoi(void)
 {
 	lapic_write(LAPIC_EOI, 0);
+}
+
+#define LAPIC_TIMER_CAL_US	10000	/* one calibration window, us */
+#define LAPIC_TIMER_CAL_RUNS	3	/* the largest count of this many (the least disturbed) */
+
+static void (*lapic_tick_fn)(void);
+
+static void lapic_timer_nop(unsigned irq)
+{
+}
+
+static void lapic_timer_eoi(unsigned irq)
+{
+	lapic_eoi();
+}
+
+static const struct irq_chip lapic_timer_chip = {
+	.name = "lapic",
+	.mask = lapic_timer_nop,
+	.unmask = lapic_timer_nop,
+	.eoi = lapic_timer_eoi,
+};
+
+static irqreturn_t lapic_timer_interrupt(unsigned irq, void *data)
+{
+	lapic_tick_fn();
+	return IRQ_HANDLED;
+}
+
+/* Timer counts (bus clock / 16) per LAPIC_TIMER_CAL_US, masked one-shot runs. */
+static u32 lapic_timer_measure(u8 vector)
+{
+	u32 best = 0, n, i;
+
+	lapic_write(LAPIC_TIMER_DCR, LAPIC_TIMER_DIV_16);
+	for (i = 0; i < LAPIC_TIMER_CAL_RUNS; i++) {
+		lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED | vector);
+		lapic_write(LAPIC_TIMER_ICR, 0xffffffffu);
+		udelay(LAPIC_TIMER_CAL_US);
+		n = 0xffffffffu - lapic_read(LAPIC_TIMER_CCR);
+		lapic_write(LAPIC_TIMER_ICR, 0);
+		best = max(best, n);
+	}
+	return best;
+}
+
+int lapic_timer_start(unsigned hz, void (*fn)(void))
+{
+	u32 per_cal, count;
+	int irq, err;
+	u8 vector;
+
+	if (!lapic.la_base || !tsc_khz())
+		return -ENODEV;
+	irq = irq_alloc(&lapic_timer_chip);
+	if (irq < 0)
+		return irq;
+	vector = (u8)(IRQ_VECTOR_BASE + irq);
+	per_cal = lapic_timer_measure(vector);
+	count = (u32)((u64)per_cal * 1000000 / LAPIC_TIMER_CAL_US / hz);
+	if (!count)
+		return -EIO;
+	lapic_tick_fn = fn;
+	err = request_irq((unsigned)irq, lapic_timer_interrupt, NULL, "timer");
+	if (err)
+		return err;
+	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_TIMER_PERIODIC | vector);
+	lapic_write(LAPIC_TIMER_ICR, count);
+	pr_info("lapic: timer %u kHz (bus clock / 16, measured against the TSC), tick %u Hz\n",
+		(u32)((u64)per_cal * 1000 / LAPIC_TIMER_CAL_US), hz);
+	return 0;
 }

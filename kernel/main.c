@@ -1,11 +1,13 @@
 /*
  * kmain: the order of boot.
  *
- *   consoles (serial, VGA)  -> messages from here on
+ *   serial console          -> messages from here on
  *   multiboot -> boot_info  -> before anything can overwrite the loader's data
+ *   VGA text console        -> unless the loader gave a graphics framebuffer
  *   cmdline                 -> every owner's parameters set before its init
  *   GDT, IDT, CPU identify  -> exceptions get reports
  *   mm_init                 -> pages, slab, kmap, final page tables
+ *   framebuffer console     -> needs ioremap; replays the log so far
  *   PIC, time, interrupts on
  *   initcalls by level      -> subsystems, drivers, filesystems (kernel/init.h)
  *   self-tests, run=, or the interactive shell
@@ -14,6 +16,7 @@
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/desc.h"
+#include "kernel/fbcon.h"
 #include "kernel/init.h"
 #include "kernel/irqchip.h"
 #include "kernel/param.h"
@@ -67,16 +70,23 @@ static void print_memory_map(void)
 
 void kmain(u32 magic, u32 info_phys)
 {
+	int err;
+
 	serial_early_init();
-	vga_init();
+	err = boot_info_parse(magic, info_phys);
+	if (boot_info.fb.fb_type != BOOT_FB_RGB)
+		vga_init();
 	pr_info("storage stack kernel booting\n");
-	if (multiboot_parse(magic, info_phys) != 0) {
+	if (err != 0) {
 		pr_emerg("not started by a multiboot loader (magic %#x); stopping\n", magic);
 		machine_fail_now();
 	}
 	cmdline_parse();
 	pr_info("boot: loader \"%s\", command line \"%s\"\n",
 		boot_info.loader, boot_info.cmdline);
+	pr_info("boot: multiboot%s, firmware %s, ACPI RSDP %s\n",
+		magic == MB1_BOOTLOADER_MAGIC ? "1" : "2", boot_info.firmware,
+		boot_info.rsdp_len ? "from the loader" : "to be searched for");
 	print_memory_map();
 
 	gdt_init();
@@ -84,6 +94,7 @@ void kmain(u32 magic, u32 info_phys)
 	cpu_identify();
 	drop_identity_map();
 	mm_init();
+	fbcon_init();
 
 	pic_init();
 	time_init();

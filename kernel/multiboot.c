@@ -6,15 +6,14 @@
  * field the kernel needs is copied out first, through the early map of
  * the first 1 GiB.  Nothing from the loader is trusted: lengths, counts
  * and strings are bounded, and anything outside the early map is skipped
- * with a warning.
+ * with a warning.  boot_info_parse() (kernel/bootinfo.c) has checked the
+ * magic before calling here.
  */
 #include "kernel/bootinfo.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/mm/page.h"
 #include "lib/string.h"
-
-#define MB_BOOTLOADER_MAGIC	0x2BADB002
 
 #define MBI_MEM		(1u << 0)
 #define MBI_CMDLINE	(1u << 2)
@@ -53,8 +52,6 @@ struct mb_module {
 _Static_assert(sizeof(struct mb_module) == 16, "multiboot module");
 
 #define EARLY_MAP_LIMIT	(1ULL << 30)	/* boot/entry.S maps [0, 1 GiB) */
-
-struct boot_info boot_info;
 
 static void note_range(phys_addr_t start, u64 len)
 {
@@ -98,15 +95,14 @@ static size_t copy_string(char *dst, size_t size, u32 phys)
 /* The command line, and what was cut off it for cmdline.c to report. */
 static void copy_cmdline(u32 phys)
 {
-	size_t kept = sizeof(boot_info.cmdline) - 1;
-	size_t len = copy_string(boot_info.cmdline, sizeof(boot_info.cmdline), phys);
-	const char *cut;
+	const char *s = early_ptr(phys, 1);
+	size_t len;
 
-	if (len <= kept)
+	if (!s)
 		return;
-	cut = early_ptr(phys + kept, 1);	/* the first byte dropped */
-	boot_info.cmdline_dropped = (u32)(len - kept);
-	boot_info.cmdline_cut_in_word = *cut != ' ' && *cut != '\t';
+	len = strnlen(s, (size_t)(EARLY_MAP_LIMIT - phys));
+	note_range(phys, len + 1);
+	boot_set_cmdline(s, len);
 }
 
 static void parse_mmap(u32 addr, u32 length)
@@ -126,15 +122,7 @@ static void parse_mmap(u32 addr, u32 length)
 			pr_warn("multiboot: memory map entry of size %u; map cut here\n", e.size);
 			break;
 		}
-		if (boot_info.nr_mmap == BOOT_MAX_MMAP) {
-			pr_warn("multiboot: more than %u memory map entries; rest ignored\n",
-				BOOT_MAX_MMAP);
-			break;
-		}
-		boot_info.mmap[boot_info.nr_mmap].base = e.base_addr;
-		boot_info.mmap[boot_info.nr_mmap].len = e.length;
-		boot_info.mmap[boot_info.nr_mmap].type = e.type;
-		boot_info.nr_mmap++;
+		boot_add_mmap(e.base_addr, e.length, e.type);
 		p += (size_t)e.size + 4;
 	}
 }
@@ -166,14 +154,11 @@ static void parse_modules(u32 addr, u32 count)
 	}
 }
 
-int multiboot_parse(u32 magic, u32 info_phys)
+int multiboot_parse(u32 info_phys)
 {
 	const struct mb_info *mbi;
 	struct mb_info mi;
 
-	boot_info.magic = magic;
-	if (magic != MB_BOOTLOADER_MAGIC)
-		return -EINVAL;
 	mbi = early_ptr(info_phys, sizeof(*mbi));
 	if (!mbi)
 		return -EINVAL;

@@ -72,7 +72,7 @@ int vprintk(const char *fmt, va_list ap)
 	local_irq_restore(flags);
 
 	if (level <= loglevel || panic_in_progress)
-		console_write(line, n);
+		console_write_level(line, n, cont ? -1 : (int)level);
 	return len;
 }
 

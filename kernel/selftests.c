@@ -4,6 +4,7 @@
  * line of selftest=kernel/STAR (a glob, STAR being *) runs them.
  */
 #include "kernel/selftest.h"
+#include "kernel/console.h"
 #include "kernel/completion.h"
 #include "kernel/timer.h"
 #include "kernel/time.h"
@@ -24,6 +25,10 @@ static int test_tsc_vs_pit(void)
 {
 	u32 boot = tsc_khz(), now;
 
+	if (!time_pit_counts()) {
+		kprintf("time: the PIT does not count here; nothing to compare\n");
+		return 0;
+	}
 	if (!boot)
 		return st_fail("no TSC calibration at boot");
 	now = tsc_calibrate_khz();
@@ -61,11 +66,11 @@ SELFTEST("kernel/time/ns_to_jiffies", test_ns_to_jiffies);
 /* The tick runs: 100 ms by the TSC sees timer interrupts. */
 static int test_tick(void)
 {
-	u64 t0 = ktime_ns(), n0 = irq_count(0);
+	u64 t0 = ktime_ns(), n0 = time_tick_count();
 
 	while (ktime_ns() - t0 < 100 * NSEC_PER_MSEC)
 		cpu_idle_once();
-	if (irq_count(0) == n0)
+	if (time_tick_count() == n0)
 		return st_fail("no timer interrupt in 100 ms");
 	return 0;
 }

@@ -9,6 +9,11 @@
  * PIT channel 0 (Intel 8254 data sheet) runs in mode 2 at HZ; its IRQ 0
  * is only the occasion to run due timers.  Without a usable TSC, time is
  * the count of ticks.
+ *
+ * Without the PIT -- `nopit', or a PIT whose channel 2 never counts down
+ * (chipsets may gate the 8254) -- the TSC is calibrated against the ACPI
+ * PM timer or the HPET (kernel/time_ref.c) and, once the local APIC is
+ * up, its timer is the tick (time_start_apic_tick, kernel/lapic.c).
  */
 #include "kernel/time.h"
 #include "kernel/timer.h"
@@ -20,6 +25,8 @@
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/errno.h"
+#include "kernel/apic.h"
+#include "kernel/param.h"
 
 #define PIT_HZ		1193182		/* input clock, Hz */
 #define PIT_CH0		0x40
@@ -41,7 +48,12 @@
 #define CALIBRATE_SLACK	100		/* a run's ends known to 1% of it */
 #define TSC_SHIFT	24		/* fixed point of the ns multiplier */
 
-static volatile u64 ticks;		/* IRQ 0 count: the fallback clock */
+static bool nopit;
+PARAM_BOOL("nopit", nopit, "leave the 8254 PIT alone: calibrate from ACPI, tick from the local APIC");
+
+static bool pit_ticks;			/* the tick is IRQ 0 from PIT channel 0 */
+static bool pit_dead;			/* channel 2 never counted down */
+static volatile u64 ticks;		/* tick count: the fallback clock */
 static u64 tsc_boot;
 static u32 tsc_rate_khz;
 static u64 tsc_mult;			/* ns per TSC tick << TSC_SHIFT */
@@ -83,6 +95,21 @@ u64 get_jiffies_64(void)
 	return ns_to_jiffies(ktime_ns());
 }
 
+bool time_pit_counts(void)
+{
+	return !pit_dead;
+}
+
+bool time_tick_is_pit(void)
+{
+	return pit_ticks;
+}
+
+u64 time_tick_count(void)
+{
+	return get_ticks();
+}
+
 u32 tsc_khz(void)
 {
 	return tsc_rate_khz;
@@ -120,11 +147,17 @@ void mdelay(u32 ms)
 		udelay(1000);
 }
 
-static irqreturn_t pit_interrupt(unsigned irq, void *data)
+/* One tick, from the PIT or the local APIC timer (interrupts off). */
+static void time_tick(void)
 {
 	ticks++;
 	profile_tick(get_irq_regs()->eip);
 	timer_tick();
+}
+
+static irqreturn_t pit_interrupt(unsigned irq, void *data)
+{
+	time_tick();
 	return IRQ_HANDLED;
 }
 
@@ -155,11 +188,16 @@ static u32 calibrate_once(void)
 		prev = rdtsc();
 		if (++loops > count * 50) {
 			outb(PORT_B, b);
+			pit_dead = true;
 			return 0;
 		}
 	}
 	t1 = rdtsc();
 	outb(PORT_B, b);
+	if (!loops) {		/* OUT2 high at once: no PIT counting (gated, or absent) */
+		pit_dead = true;
+		return 0;
+	}
 	if (((t0 - s) + (t1 - prev)) * CALIBRATE_SLACK > t1 - t0)
 		return 0;
 	return (u32)((t1 - t0) / CALIBRATE_MS);
@@ -188,23 +226,57 @@ u32 tsc_calibrate_khz(void)
 void time_init(void)
 {
 	u32 div = (PIT_HZ + HZ / 2) / HZ;
+	const char *ref = NULL;
+	bool tsc = boot_cpu.features_edx & CPUID1_EDX_TSC;
 
-	if (boot_cpu.features_edx & CPUID1_EDX_TSC) {
+	if (tsc && !nopit) {
 		tsc_rate_khz = tsc_calibrate_khz();
-		if (tsc_rate_khz) {
-			tsc_mult = (NSEC_PER_MSEC << TSC_SHIFT) / tsc_rate_khz;
-			tsc_boot = rdtsc();
-		}
+		if (pit_dead)
+			tsc_rate_khz = 0;
+		if (!tsc_rate_khz)
+			pr_warn("time: %s; calibrating from ACPI instead\n", pit_dead ?
+				"the PIT does not count" : "no PIT calibration could be trusted");
 	}
-	if (tsc_rate_khz)
+	if (tsc && !tsc_rate_khz)
+		tsc_rate_khz = time_ref_calibrate_khz(TIME_REF_ANY, &ref);
+	if (tsc_rate_khz) {
+		tsc_mult = (NSEC_PER_MSEC << TSC_SHIFT) / tsc_rate_khz;
+		tsc_boot = rdtsc();
+	}
+	/* A PIT that gave no trusted figure is not trusted with the tick either. */
+	pit_ticks = !nopit && !ref;
+	if (tsc_rate_khz && !ref)
 		pr_info("time: TSC %u.%03u MHz, tick %u Hz\n",
 			tsc_rate_khz / 1000, tsc_rate_khz % 1000, HZ);
+	else if (tsc_rate_khz)
+		pr_info("time: TSC %u.%03u MHz (from the %s), tick %u Hz from the local APIC timer\n",
+			tsc_rate_khz / 1000, tsc_rate_khz % 1000, ref, HZ);
 	else
 		pr_warn("time: no usable TSC; time has tick resolution\n");
+	if (!pit_ticks) {
+		/* A PIT the firmware left running would still raise IRQ 0: one shot, then quiet. */
+		if (!pit_dead) {
+			outb(PIT_CMD, PIT_SEL_CH0 | PIT_LOHI | PIT_MODE0);
+			outb(PIT_CH0, 0xff);
+			outb(PIT_CH0, 0xff);
+		}
+		return;
+	}
 
 	outb(PIT_CMD, PIT_SEL_CH0 | PIT_LOHI | PIT_MODE2);
 	outb(PIT_CH0, div & 0xff);
 	outb(PIT_CH0, (u8)(div >> 8));
 	if (request_irq(0, pit_interrupt, NULL, "timer"))
 		panic("time: cannot get IRQ 0");
+}
+
+void time_start_apic_tick(void)
+{
+	int err;
+
+	if (pit_ticks)
+		return;
+	err = lapic_timer_start(HZ, time_tick);
+	if (err)
+		pr_err("time: no tick (local APIC timer: %s): timers will not run\n", errstr(err));
 }

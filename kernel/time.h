@@ -1,6 +1,7 @@
 /*
  * Time.  A periodic tick at HZ counts jiffies; the TSC, calibrated against
- * the PIT at boot, gives nanoseconds.  Timers (kernel/timer.h) run from the
+ * the PIT at boot (or the ACPI PM timer or HPET when the PIT does not
+ * tick or `nopit' is given), gives nanoseconds.  Timers (kernel/timer.h) run from the
  * tick.  The RTC gives the wall clock.
  */
 #ifndef KERNEL_TIME_H
@@ -13,6 +14,12 @@
 #define NSEC_PER_MSEC	1000000ULL
 #define NSEC_PER_USEC	1000ULL
 
+/* False once PIT channel 2 was seen not to count (gated or absent). */
+bool time_pit_counts(void);
+/* True when the tick is IRQ 0 from the PIT (not nopit, not a dead PIT). */
+bool time_tick_is_pit(void);
+/* Tick interrupts taken since boot, from whichever timer gives them. */
+u64 time_tick_count(void);
 /* Ticks since boot; 64-bit, read atomically. */
 u64 get_jiffies_64(void);
 /* ns / (NSEC_PER_SEC / HZ) by a multiply: never more, less by 0.3 ppb of ns at most. */
@@ -37,6 +44,17 @@ u32 tsc_khz(void);
 u32 tsc_calibrate_khz(void);
 /* Boot: calibrate the TSC and start the tick. */
 void time_init(void);
+/*
+ * After the local APIC is up (apic_init): when the PIT does not tick, or
+ * `nopit' keeps it off, make the local APIC timer the tick.
+ */
+void time_start_apic_tick(void);
+
+/* kernel/time_ref.c: the TSC measured against an ACPI clock, kHz (0: none). */
+#define TIME_REF_ANY	0	/* the PM timer, else the HPET */
+#define TIME_REF_PMTMR	1
+#define TIME_REF_HPET	2
+u32 time_ref_calibrate_khz(int which, const char **name);
 
 struct rtc_time {
 	u16 year;	/* e.g. 2026 */

@@ -4,7 +4,7 @@
 # prints the one command to run.
 PKGS="gcc-i686-linux-gnu binutils-i686-linux-gnu gcc libc6-dev make qemu-system-x86 \
 grub-pc-bin grub-common xorriso mtools e2fsprogs fdisk gdisk python3 clang libclang-rt-14-dev \
-gnuplot-nox"
+gnuplot-nox grub-efi-amd64-bin grub-efi-ia32-bin ovmf ovmf-ia32 console-setup-linux"
 TOOLS="i686-linux-gnu-gcc qemu-system-x86_64 grub-mkrescue xorriso mformat \
 mke2fs e2fsck debugfs sfdisk sgdisk python3 clang gnuplot cc"
 
@@ -13,6 +13,13 @@ for t in $TOOLS; do
 	command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
 done
 [ -d /usr/lib/grub/i386-pc ] || missing="$missing grub-pc-bin"
+# The one image boots BIOS and 64/32-bit UEFI PCs; OVMF boots it in the
+# tests; the framebuffer console's glyphs come from a Terminus PSF font.
+[ -d /usr/lib/grub/x86_64-efi ] || missing="$missing grub-efi-amd64-bin"
+[ -d /usr/lib/grub/i386-efi ] || missing="$missing grub-efi-ia32-bin"
+[ -f /usr/share/OVMF/OVMF_CODE_4M.fd ] || missing="$missing ovmf"
+[ -f /usr/share/OVMF/OVMF32_CODE_4M.secboot.fd ] || missing="$missing ovmf-ia32"
+[ -f /usr/share/consolefonts/Lat15-Terminus16.psf.gz ] || missing="$missing console-setup-linux"
 # libFuzzer (make fuzz) is only a Recommends of clang, which --no-install-recommends skips
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || \
 	missing="$missing libclang-rt-14-dev"
