@@ -26,7 +26,6 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/selftest.h"
-#include "kernel/shell.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
@@ -387,20 +386,15 @@ static int fbcon_speed_test(void)
 }
 SELFTEST("kernel/fbcon/full_ring_speed", fbcon_speed_test);
 
-static int cmd_fbcon(int argc, char **argv)
+int fbcon_describe(char *buf, size_t len)
 {
 	struct fbcon *fc = &fbcon0;
 
-	if (argc != 1)
-		return -EINVAL;
-	if (!fbcon_up) {
-		kprintf("no framebuffer console\n");
-		return 0;
-	}
-	kprintf("%ux%u %u bpp pitch %u at %#llx font %s %ux%u text %ux%u\n",
-		fc->fc_fb.fi_width, fc->fc_fb.fi_height, fc->fc_fb.fi_bpp, fc->fc_fb.fi_pitch,
-		(unsigned long long)boot_info.fb.fb_addr, fc->fc_font->ff_name,
-		fc->fc_font->ff_width, fc->fc_font->ff_height, fc->fc_cols, fc->fc_rows);
-	return 0;
+	if (!fbcon_up)
+		return -ENODEV;
+	return snprintf(buf, len, "%ux%u %u bpp pitch %u at %#llx font %s %ux%u text %ux%u",
+			fc->fc_fb.fi_width, fc->fc_fb.fi_height, fc->fc_fb.fi_bpp,
+			fc->fc_fb.fi_pitch, (unsigned long long)boot_info.fb.fb_addr,
+			fc->fc_font->ff_name, fc->fc_font->ff_width, fc->fc_font->ff_height,
+			fc->fc_cols, fc->fc_rows);
 }
-SHELL_COMMAND("fbcon", cmd_fbcon, "fbcon", "show the framebuffer console's mode and font");

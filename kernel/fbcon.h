@@ -60,5 +60,11 @@ const struct fbcon_font *fbcon_pick_font(u32 width, u32 height);
 
 /* kernel/fbcon.c: start the console on boot_info.fb, if it is a usable RGB one (after mm_init). */
 void fbcon_init(void);
+/*
+ * One line on the console in use: "1920x1080 32 bpp pitch 7680 at ...
+ * font ... text 240x67" into buf.  The snprintf count, or -ENODEV when
+ * there is no framebuffer console.
+ */
+int fbcon_describe(char *buf, size_t len);
 
 #endif

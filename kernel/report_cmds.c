@@ -4,7 +4,7 @@
  * runs it (init=report) and leaves the shell prompt below its verdict.
  *
  * It is made of other shell commands only, so kernel/ depends on no
- * block or filesystem code (ARCHITECTURE.md): storage controllers (lspci),
+ * block or filesystem code (docs/DESIGN.md): storage controllers (lspci),
  * disks and partitions (lsblk, blkid), filesystems (mount, df), then a
  * short read benchmark of every disk lsblk listed (bench, reads only).
  * The disk names are taken from lsblk's output, a stable format, heard

@@ -5,6 +5,7 @@
  * state of its own but dmesg's copy buffer.
  *
  *	dmesg			the log ring, oldest line first
+ *	fbcon			the framebuffer console's mode and font
  *	uptime, date		monotonic time since boot; the wall clock (UTC)
  *	params			the command line and every parameter it takes
  *	selftest PATTERN|-l	run matching self-tests, or list them all
@@ -12,6 +13,7 @@
  */
 #include "kernel/console.h"
 #include "kernel/errno.h"
+#include "kernel/fbcon.h"
 #include "kernel/param.h"
 #include "kernel/power.h"
 #include "kernel/printk.h"
@@ -34,6 +36,20 @@ static int cmd_dmesg(int argc, char **argv)
 	return 0;
 }
 SHELL_COMMAND("dmesg", cmd_dmesg, "dmesg", "print the kernel log");
+
+static int cmd_fbcon(int argc, char **argv)
+{
+	char line[SHELL_LINE_MAX];
+
+	if (argc != 1)
+		return -EINVAL;
+	if (fbcon_describe(line, sizeof(line)) < 0)
+		kprintf("no framebuffer console\n");
+	else
+		kprintf("%s\n", line);
+	return 0;
+}
+SHELL_COMMAND("fbcon", cmd_fbcon, "fbcon", "show the framebuffer console's mode and font");
 
 static int cmd_uptime(int argc, char **argv)
 {
