@@ -106,14 +106,17 @@ static void mem_make_request(struct request_queue *q, struct bio *bio)
 		return;
 	}
 	spin_lock_irqsave(&md->md_lock, flags);
-	if (bio->bi_rw & REQ_NODATA)		/* DISCARD or WRITE ZEROES: a range */
+	if (bio->bi_rw & REQ_NODATA) {		/* DISCARD or WRITE ZEROES: a range */
 		mem_zero(md, pos, bio->bi_iter.bi_size);
-	else bio_for_each_segment(bv, bio, it) {
+		goto unlock;
+	}
+	bio_for_each_segment(bv, bio, it) {
 		err = mem_copy(md, pos, &bv, bio_is_write(bio));
 		if (err)
 			break;
 		pos += bv.bv_len;
 	}
+unlock:
 	spin_unlock_irqrestore(&md->md_lock, flags);
 	bio_endio(bio, err);	/* a flush has nothing to do: the store is the media */
 }
