@@ -238,7 +238,12 @@ void bvec_iter_advance(const struct bio_vec *vec, struct bvec_iter *it, u32 byte
 void bio_advance(struct bio *bio, u32 bytes)
 {
 	bio->bi_flags &= ~BIO_SEG_VALID;
-	bvec_iter_advance(bio->bi_io_vec, &bio->bi_iter, bytes);
+	if (bio->bi_rw & REQ_NODATA) {		/* a range without a vector */
+		KASSERT(bytes <= bio->bi_iter.bi_size);
+		bio->bi_iter.bi_size -= bytes;
+	} else {
+		bvec_iter_advance(bio->bi_io_vec, &bio->bi_iter, bytes);
+	}
 	bio->bi_iter.bi_sector += bytes >> SECTOR_SHIFT;
 }
 

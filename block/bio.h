@@ -41,8 +41,22 @@ struct request_queue;
 #define REQ_FUA		0x0004u		/* durable when it completes */
 #define REQ_PREFLUSH	0x0008u		/* empty the write cache before the data */
 #define REQ_NOMERGE	0x0010u		/* never merge with a neighbour */
+#define REQ_DISCARD	0x0020u		/* with REQ_WRITE: the range's data may go */
+#define REQ_WRITE_ZEROES 0x0040u	/* with REQ_WRITE: the range reads as zeroes */
 #define REQ_FLUSH_DATA	(REQ_FUA | REQ_PREFLUSH)
-#define REQ_NOMERGE_FLAGS (REQ_NOMERGE | REQ_FUA | REQ_PREFLUSH)
+#define REQ_NODATA	(REQ_DISCARD | REQ_WRITE_ZEROES)
+#define REQ_NOMERGE_FLAGS (REQ_NOMERGE | REQ_FUA | REQ_PREFLUSH | REQ_NODATA)
+
+/*
+ * DISCARD and WRITE ZEROES are flags on a write, as in Linux 2.6.x, rather
+ * than a separate op field: everything that must treat them as writes
+ * (the read-only policy in bdev_remap, rq_is_write for stats, the
+ * elevator's direction) does so with no change, and the one thing that
+ * differs -- they carry a sector range (bi_iter.bi_size) and no data
+ * pages (bi_vcnt == 0) -- is tested with bio_has_data() wherever the
+ * vector is walked: segments, bounce, split, advance, scatter/gather.
+ * They never merge (REQ_NOMERGE_FLAGS): a discard request is one range.
+ */
 
 /* bi_flags: what the block layer did to it. */
 #define BIO_CLONED	0x0001u		/* shares another bio's vector */
@@ -96,6 +110,16 @@ static inline u32 bio_sectors(const struct bio *b) { return b->bi_iter.bi_size >
 static inline sector_t bio_end_sector(const struct bio *b)
 {
 	return b->bi_iter.bi_sector + bio_sectors(b);
+}
+/* Does the bio carry memory (not a DISCARD or WRITE ZEROES range)? */
+static inline bool bio_has_data(const struct bio *b)
+{
+	return !(b->bi_rw & REQ_NODATA) && b->bi_iter.bi_size != 0;
+}
+static inline bool bio_is_discard(const struct bio *b) { return (b->bi_rw & REQ_DISCARD) != 0; }
+static inline bool bio_is_write_zeroes(const struct bio *b)
+{
+	return (b->bi_rw & REQ_WRITE_ZEROES) != 0;
 }
 /* A pure flush: no data, just empty the cache. */
 static inline bool bio_is_flush(const struct bio *b)

@@ -159,12 +159,29 @@ struct request_queue *blk_queue_next(struct request_queue *prev)
 
 static void blk_rq_from_bio(struct request_queue *q, struct request *rq, struct bio *bio)
 {
-	rq->rq_cmd_flags = bio->bi_rw & (REQ_WRITE | REQ_FUA | REQ_PREFLUSH | REQ_NOMERGE);
+	rq->rq_cmd_flags = bio->bi_rw & (REQ_WRITE | REQ_FUA | REQ_PREFLUSH | REQ_NOMERGE |
+					 REQ_NODATA);
 	rq->rq_sector = bio->bi_iter.bi_sector;
 	rq->rq_data_len = bio->bi_iter.bi_size;
 	rq->rq_nr_phys_segments = blk_bio_segments(&q->q_limits, bio);
 	rq->rq_bio = rq->rq_biotail = bio;
 	bio->bi_next = NULL;
+}
+
+/*
+ * May q take bio's operation at all?  A DISCARD or WRITE ZEROES range
+ * goes only to a queue whose limits say the device has it, and must be a
+ * write with no pages: a driver never sees one it cannot do.
+ */
+static bool blk_bio_op_supported(const struct queue_limits *lim, const struct bio *bio)
+{
+	if (!(bio->bi_rw & REQ_NODATA))
+		return true;
+	if (!(bio->bi_rw & REQ_WRITE) || bio->bi_vcnt ||
+	    (bio->bi_rw & REQ_NODATA) == REQ_NODATA || (bio->bi_rw & REQ_FLUSH_DATA))
+		return false;
+	return bio_is_discard(bio) ? lim->lim_max_discard_sectors != 0 :
+				     lim->lim_max_write_zeroes_sectors != 0;
 }
 
 /**
@@ -230,6 +247,10 @@ void blk_queue_submit_bio(struct request_queue *q, struct bio *bio)
 
 	if (q->q_flags & QUEUE_FLAG_DEAD) {
 		bio_endio(bio, -ENODEV);
+		return;
+	}
+	if (!blk_bio_op_supported(lim, bio)) {
+		bio_endio(bio, -EOPNOTSUPP);
 		return;
 	}
 	if ((bio->bi_iter.bi_size & (lim->lim_logical_block_size - 1)) ||

@@ -98,6 +98,8 @@ u32 blk_bio_segments(const struct queue_limits *lim, const struct bio *bio)
 
 	if (bio->bi_flags & BIO_SEG_VALID)
 		return bio->bi_phys_segs;
+	if (!bio_has_data(bio))
+		return 0;
 	bio_for_each_bvec(bv, bio, it)
 		seg_feed(&w, bvec_phys(&bv), bv.bv_len, ~0u);
 	return w.sw_nsegs;
@@ -150,11 +152,40 @@ split:
 	return bytes >> SECTOR_SHIFT;
 }
 
+/*
+ * Where a DISCARD or WRITE ZEROES range must be split: 0 when it fits,
+ * else the sectors of the front part.  Discards are cut at most
+ * lim_max_discard_sectors long and, where the device has an unmap unit
+ * larger than a sector, so that the front ends on a unit boundary (the
+ * back then starts on one, and the device unmaps whole units of it).
+ */
+static u32 range_split_point(const struct queue_limits *lim, const struct bio *bio)
+{
+	u32 left = bio_sectors(bio), max, gran, align, end_off;
+	sector_t start = bio->bi_iter.bi_sector;
+
+	max = bio_is_discard(bio) ? lim->lim_max_discard_sectors :
+				    lim->lim_max_write_zeroes_sectors;
+	if (!max || left <= max)
+		return 0;
+	gran = lim->lim_discard_granularity >> SECTOR_SHIFT;
+	if (!bio_is_discard(bio) || gran <= 1 || max < gran)
+		return max;
+	align = lim->lim_discard_alignment >> SECTOR_SHIFT;
+	/* Units start at sectors == align (mod gran): end the front on one. */
+	end_off = (u32)((start + max + gran - align % gran) % gran);
+	if (end_off < max)
+		return max - end_off;
+	return max;
+}
+
 /* blk_bio_split_point - split_point() for callers that want only the sectors. */
 u32 blk_bio_split_point(const struct queue_limits *lim, const struct bio *bio)
 {
 	u32 nsegs;
 
+	if (bio->bi_rw & REQ_NODATA)
+		return range_split_point(lim, bio);
 	return split_point(lim, bio, &nsegs);
 }
 
@@ -168,7 +199,12 @@ struct bio *blk_queue_split(struct request_queue *q, struct bio *bio)
 {
 	unsigned long flags;
 	struct bio *front;
-	u32 nsegs, sectors = split_point(&q->q_limits, bio, &nsegs);
+	u32 nsegs = 0, sectors;
+
+	if (bio->bi_rw & REQ_NODATA)
+		sectors = range_split_point(&q->q_limits, bio);
+	else
+		sectors = split_point(&q->q_limits, bio, &nsegs);
 
 	if (!sectors) {
 		bio->bi_phys_segs = nsegs;
@@ -197,6 +233,8 @@ int blk_rq_map_sg(struct request_queue *q, struct request *rq,
 	struct req_iterator it;
 	struct bio_vec bv;
 
+	if (rq->rq_cmd_flags & REQ_NODATA)
+		return 0;		/* a range: nothing to map */
 	rq_for_each_bvec(bv, rq, it) {
 		if (seg_feed(&w, bvec_phys(&bv), bv.bv_len, max_sg) < bv.bv_len)
 			return -EOVERFLOW;

@@ -21,6 +21,10 @@ void blk_set_default_limits(struct queue_limits *lim)
 	lim->lim_dma_alignment = 0;
 	lim->lim_bounce_limit = BLK_BOUNCE_NONE;
 	lim->lim_bounce_highmem = false;
+	lim->lim_max_discard_sectors = 0;
+	lim->lim_discard_granularity = SECTOR_SIZE;
+	lim->lim_discard_alignment = 0;
+	lim->lim_max_write_zeroes_sectors = 0;
 }
 
 /* The device's own cap; the soft cap follows it down (and up to the default). */
@@ -110,6 +114,47 @@ void blk_queue_flush(struct request_queue *q, u32 flush_flags)
 	if (!(flush_flags & BLK_FLUSH_CACHE))
 		flush_flags = 0;	/* FUA means nothing without a cache */
 	q->q_flush_flags = flush_flags;
+}
+
+/*
+ * A range request's byte count (rq_data_len, bi_size) is 32 bits: no
+ * DISCARD or WRITE ZEROES request may cover 4 GiB.
+ */
+#define BLK_MAX_RANGE_SECTORS	(0xFFFFFFFFu >> SECTOR_SHIFT)
+
+/* Sectors per DISCARD request, 0 = the device has none; whole logical blocks. */
+void blk_queue_max_discard_sectors(struct request_queue *q, u32 sectors)
+{
+	struct queue_limits *lim = &q->q_limits;
+	u32 lbs = lim->lim_logical_block_size >> SECTOR_SHIFT;
+
+	sectors = min(sectors, BLK_MAX_RANGE_SECTORS);
+	lim->lim_max_discard_sectors = sectors - sectors % lbs;
+}
+
+/*
+ * The device's unmap unit and where the first one starts, in bytes:
+ * granularity a power of two (at least a logical block), alignment a
+ * multiple of 512 below it.  Splits land on unit boundaries.
+ */
+void blk_queue_discard_granularity(struct request_queue *q, u32 bytes, u32 alignment)
+{
+	struct queue_limits *lim = &q->q_limits;
+
+	if (!is_power_of_2(bytes) || bytes < lim->lim_logical_block_size)
+		bytes = lim->lim_logical_block_size;
+	lim->lim_discard_granularity = bytes;
+	lim->lim_discard_alignment = (alignment % bytes) & ~(u32)(SECTOR_SIZE - 1);
+}
+
+/* Sectors per WRITE ZEROES request, 0 = none; whole logical blocks. */
+void blk_queue_max_write_zeroes_sectors(struct request_queue *q, u32 sectors)
+{
+	struct queue_limits *lim = &q->q_limits;
+	u32 lbs = lim->lim_logical_block_size >> SECTOR_SHIFT;
+
+	sectors = min(sectors, BLK_MAX_RANGE_SECTORS);
+	lim->lim_max_write_zeroes_sectors = sectors - sectors % lbs;
 }
 
 void blk_queue_prep_rq(struct request_queue *q, prep_rq_fn *fn) { q->q_prep_rq_fn = fn; }

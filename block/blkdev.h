@@ -54,6 +54,11 @@ struct queue_limits {
 	u32		lim_dma_alignment;	/* mask: address and length of every entry */
 	phys_addr_t	lim_bounce_limit;	/* highest physical byte the device reaches */
 	bool		lim_bounce_highmem;	/* the driver needs a kernel mapping */
+	/* DISCARD and WRITE ZEROES: 0 sectors = unsupported (-EOPNOTSUPP at submit). */
+	u32		lim_max_discard_sectors;	/* per request */
+	u32		lim_discard_granularity;	/* bytes: the device's unmap unit */
+	u32		lim_discard_alignment;		/* bytes: where the first unit starts */
+	u32		lim_max_write_zeroes_sectors;	/* per request */
 };
 
 #define BLK_DEF_MAX_SECTORS	1024u		/* 512 KiB */
@@ -117,6 +122,15 @@ static inline u32 blk_rq_bytes(const struct request *rq) { return rq->rq_data_le
 static inline u32 blk_rq_sectors(const struct request *rq) { return rq->rq_data_len >> SECTOR_SHIFT; }
 static inline bool rq_is_write(const struct request *rq) { return (rq->rq_cmd_flags & REQ_WRITE) != 0; }
 static inline int rq_data_dir(const struct request *rq) { return rq_is_write(rq) ? 1 : 0; }
+/* A DISCARD or WRITE ZEROES range: no pages, the driver must not map it. */
+static inline bool blk_rq_is_discard(const struct request *rq)
+{
+	return (rq->rq_cmd_flags & REQ_DISCARD) != 0;
+}
+static inline bool blk_rq_is_write_zeroes(const struct request *rq)
+{
+	return (rq->rq_cmd_flags & REQ_WRITE_ZEROES) != 0;
+}
 /* A cache flush command, with no data: the driver issues FLUSH CACHE. */
 static inline bool blk_rq_is_flush(const struct request *rq)
 {
@@ -241,6 +255,9 @@ void blk_queue_physical_block_size(struct request_queue *q, u32 bytes);
 int blk_queue_dma_alignment(struct request_queue *q, u32 mask);
 int blk_queue_bounce_limit(struct request_queue *q, phys_addr_t max_addr, bool need_kmap);
 void blk_queue_flush(struct request_queue *q, u32 flush_flags);
+void blk_queue_max_discard_sectors(struct request_queue *q, u32 sectors);
+void blk_queue_discard_granularity(struct request_queue *q, u32 bytes, u32 alignment);
+void blk_queue_max_write_zeroes_sectors(struct request_queue *q, u32 sectors);
 void blk_queue_prep_rq(struct request_queue *q, prep_rq_fn *fn);
 void blk_queue_rq_timed_out(struct request_queue *q, rq_timed_out_fn *fn);
 void blk_queue_rq_timeout(struct request_queue *q, u32 ms);

@@ -157,3 +157,73 @@ int blkdev_flush(struct block_device *bdev)
 	bio_put(bio);
 	return err;
 }
+
+/* Range bios are sent this many sectors at most at a time (2 GiB; the queue splits further). */
+#define BLKDEV_RANGE_CHUNK	(1u << 22)
+
+/* One DISCARD or WRITE ZEROES bio per chunk of [sector, +nr), each waited for. */
+static int blkdev_issue_range(struct block_device *bdev, sector_t sector, u64 nr, u32 op)
+{
+	u32 lbs = lblock(bdev) >> SECTOR_SHIFT;
+	int err = 0;
+
+	if ((sector | nr) % lbs)
+		return -EINVAL;
+	while (nr && !err) {
+		struct bio *bio = bio_alloc(GFP_NOIO, 0);
+		u32 n = (u32)min(nr, (u64)BLKDEV_RANGE_CHUNK);
+
+		bio->bi_bdev = bdev;
+		bio->bi_rw = REQ_WRITE | op;
+		bio->bi_iter.bi_sector = sector;
+		bio->bi_iter.bi_size = n << SECTOR_SHIFT;
+		err = submit_bio_wait(bio);
+		bio_put(bio);
+		sector += n;
+		nr -= n;
+	}
+	return err;
+}
+
+int blkdev_issue_discard(struct block_device *bdev, sector_t sector, u64 nr_sects)
+{
+	return blkdev_issue_range(bdev, sector, nr_sects, REQ_DISCARD);
+}
+
+/* The fallback of zeroout: ordinary writes of one zeroed page, repeated. */
+static int blkdev_write_zero_pages(struct block_device *bdev, sector_t sector, u64 nr)
+{
+	struct page *zero = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	int err = 0;
+
+	if (!zero)
+		return -ENOMEM;
+	while (nr && !err) {
+		struct bio *bio = bio_alloc(GFP_NOIO, BIO_MAX_VECS);
+		u32 n;
+
+		bio->bi_bdev = bdev;
+		bio->bi_rw = REQ_WRITE;
+		bio->bi_iter.bi_sector = sector;
+		while (nr) {
+			n = (u32)min(nr, (u64)(PAGE_SIZE >> SECTOR_SHIFT));
+			if (bio_add_page(bio, zero, n << SECTOR_SHIFT, 0))
+				break;	/* full: send what it has */
+			sector += n;
+			nr -= n;
+		}
+		err = bio->bi_iter.bi_size ? submit_bio_wait(bio) : -EIO;
+		bio_put(bio);
+	}
+	__free_page(zero);
+	return err;
+}
+
+int blkdev_issue_zeroout(struct block_device *bdev, sector_t sector, u64 nr_sects)
+{
+	int err = blkdev_issue_range(bdev, sector, nr_sects, REQ_WRITE_ZEROES);
+
+	if (err == -EOPNOTSUPP)
+		err = blkdev_write_zero_pages(bdev, sector, nr_sects);
+	return err;
+}

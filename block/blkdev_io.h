@@ -66,6 +66,26 @@ long blkdev_pwrite(struct block_device *bdev, const void *buf, size_t len, u64 o
 int blkdev_flush(struct block_device *bdev);
 
 /**
+ * blkdev_issue_discard - tell the device @nr_sects sectors at @sector of
+ * @bdev hold nothing worth keeping (TRIM, UNMAP)
+ * Relative to @bdev; both whole logical blocks.  What the range reads
+ * afterwards is the device's business (zeroes, old data, anything): use
+ * blkdev_issue_zeroout() for zeroes.  Context: process context; sleeps.
+ * Return: 0, -EOPNOTSUPP when the device has no discard, -EINVAL for a
+ * range not on logical blocks, -EROFS, -EIO (past the end), -ENODEV.
+ */
+int blkdev_issue_discard(struct block_device *bdev, sector_t sector, u64 nr_sects);
+
+/**
+ * blkdev_issue_zeroout - make @nr_sects sectors at @sector of @bdev read
+ * as zeroes: WRITE ZEROES where the device has it, else ordinary writes
+ * of a zeroed page.  Never through a discard (which promises no zeroes).
+ * Context: process context; sleeps.
+ * Return: 0 or a negative errno as for blkdev_issue_discard().
+ */
+int blkdev_issue_zeroout(struct block_device *bdev, sector_t sector, u64 nr_sects);
+
+/**
  * blkdev_size - the size of @bdev in bytes (a partition's own size)
  * Context: any.
  */

@@ -93,8 +93,8 @@ bool blk_bio_needs_bounce(const struct queue_limits *lim, const struct bio *bio)
 	struct bvec_iter it;
 	struct bio_vec bv;
 
-	if (!queue_may_bounce(lim))
-		return false;
+	if (!queue_may_bounce(lim) || !bio_has_data(bio))
+		return false;	/* a DISCARD or WRITE ZEROES range has no pages */
 	bio_for_each_bvec(bv, bio, it)
 		if (piece_needs_bounce(lim, &bv))
 			return true;

@@ -206,6 +206,7 @@ static int cmd_blktrace(int argc, char **argv)
 		       (unsigned long long)(ev[i].te_time_ns / 1000000000ULL),
 		       (unsigned long long)(ev[i].te_time_ns / 1000 % 1000000),
 		       ev[i].te_act < BLK_TA_NR ? blk_trace_act_names[ev[i].te_act] : "?",
+		       ev[i].te_rw & REQ_DISCARD ? 'D' : ev[i].te_rw & REQ_WRITE_ZEROES ? 'Z' :
 		       ev[i].te_rw & REQ_WRITE ? 'W' : 'R',
 		       ev[i].te_rw & REQ_FUA ? "F" : "",
 		       ev[i].te_rw & REQ_PREFLUSH ? "P" : "",

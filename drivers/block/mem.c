@@ -73,6 +73,25 @@ static int mem_copy(struct memdisk *md, u64 pos, struct bio_vec *bv, bool write)
 	return 0;
 }
 
+/* Zero len bytes at byte pos: pages never written read as zeroes already. */
+static void mem_zero(struct memdisk *md, u64 pos, u32 len)
+{
+	struct page *sp;
+	u32 n, so;
+
+	while (len) {
+		so = (u32)(pos & (PAGE_SIZE - 1));
+		n = min(len, (u32)PAGE_SIZE - so);
+		sp = mem_lookup(md, pos >> PAGE_SHIFT, false);
+		if (sp)
+			zero_page_range(sp, so, n);
+		pos += n;
+		len -= n;
+	}
+}
+
+#define MEM_MAX_RANGE_SECTORS	8192u	/* 4 MiB per range bio: bounds md_lock's hold */
+
 static void mem_make_request(struct request_queue *q, struct bio *bio)
 {
 	struct memdisk *md = q->q_queuedata;
@@ -87,12 +106,17 @@ static void mem_make_request(struct request_queue *q, struct bio *bio)
 		return;
 	}
 	spin_lock_irqsave(&md->md_lock, flags);
+	if (bio->bi_rw & REQ_NODATA) {		/* DISCARD or WRITE ZEROES: a range */
+		mem_zero(md, pos, bio->bi_iter.bi_size);
+		goto unlock;
+	}
 	bio_for_each_segment(bv, bio, it) {
 		err = mem_copy(md, pos, &bv, bio_is_write(bio));
 		if (err)
 			break;
 		pos += bv.bv_len;
 	}
+unlock:
 	spin_unlock_irqrestore(&md->md_lock, flags);
 	bio_endio(bio, err);	/* a flush has nothing to do: the store is the media */
 }
@@ -120,6 +144,9 @@ struct memdisk *memdisk_create(const char *name, u64 bytes)
 	blk_queue_make_request(md->md_queue, mem_make_request);
 	md->md_queue->q_queuedata = md;
 	md->md_queue->q_nr_sectors = md->md_nr_sectors;
+	blk_queue_max_discard_sectors(md->md_queue, MEM_MAX_RANGE_SECTORS);
+	blk_queue_discard_granularity(md->md_queue, PAGE_SIZE, 0);
+	blk_queue_max_write_zeroes_sectors(md->md_queue, MEM_MAX_RANGE_SECTORS);
 	return md;
 
 free_dir:

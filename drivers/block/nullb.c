@@ -83,6 +83,8 @@ static void nullb_timer_fn(struct timer_list *t)
 	spin_unlock_irqrestore(&nb->nb_lock, flags);
 }
 
+#define NULLB_MAX_RANGE_SECTORS	(1u << 22)	/* 2 GiB per range request */
+
 static void nullb_make_request(struct request_queue *q, struct bio *bio)
 {
 	bio_endio(bio, 0);
@@ -116,6 +118,9 @@ struct nullb *nullb_create(const char *name, const struct nullb_config *cfg)
 	nb->nb_queue->q_nr_sectors = cfg->nc_bytes >> SECTOR_SHIFT;
 	blk_queue_max_hw_sectors(nb->nb_queue, 2048);
 	blk_queue_max_sectors(nb->nb_queue, 2048);
+	/* Nothing is stored: DISCARD and WRITE ZEROES end like any write. */
+	blk_queue_max_discard_sectors(nb->nb_queue, NULLB_MAX_RANGE_SECTORS);
+	blk_queue_max_write_zeroes_sectors(nb->nb_queue, NULLB_MAX_RANGE_SECTORS);
 	if (!cfg->nc_bio && cfg->nc_tags && blk_queue_init_tags(nb->nb_queue, nb->nb_depth, NULL))
 		goto free_queue;
 	return nb;

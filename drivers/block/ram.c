@@ -26,6 +26,9 @@ PARAM_UINT("ram.count", ram_count, "number of RAM disks (request_fn style)");
 PARAM_SIZE("ram.size", ram_size, "size of each RAM disk, bytes (K/M/G)");
 PARAM_SIZE("ram.bounce", ram_bounce, "bounce limit to impose on RAM disks (0: none)");
 
+#define RAM_MAX_RANGE_SECTORS	8192u	/* 4 MiB per DISCARD/WRITE ZEROES: bounds the
+					 * time the queue lock is held zeroing */
+
 /* Copy len bytes between the store at byte pos and a piece of a bio. */
 static void ram_copy(struct ramdisk *rd, u64 pos, struct page *page, u32 off, u32 len, bool write)
 {
@@ -46,6 +49,20 @@ static void ram_copy(struct ramdisk *rd, u64 pos, struct page *page, u32 off, u3
 	}
 }
 
+/* Zero len bytes of the store at byte pos: DISCARD and WRITE ZEROES alike. */
+static void ram_zero(struct ramdisk *rd, u64 pos, u32 len)
+{
+	u32 n, so;
+
+	while (len) {
+		so = (u32)(pos & (PAGE_SIZE - 1));
+		n = min(len, (u32)PAGE_SIZE - so);
+		zero_page_range(rd->rd_pages[pos >> PAGE_SHIFT], so, n);
+		pos += n;
+		len -= n;
+	}
+}
+
 /* Move one request's data; 0 or -EIO past the end. */
 static int ram_do_request(struct ramdisk *rd, struct request *rq)
 {
@@ -57,6 +74,10 @@ static int ram_do_request(struct ramdisk *rd, struct request *rq)
 		return 0;	/* nothing volatile to flush */
 	if (blk_rq_pos(rq) + blk_rq_sectors(rq) > rd->rd_nr_sectors)
 		return -EIO;
+	if (rq->rq_cmd_flags & REQ_NODATA) {	/* a range, no pages */
+		ram_zero(rd, pos, blk_rq_bytes(rq));
+		return 0;
+	}
 	rq_for_each_segment(bv, rq, it) {
 		ram_copy(rd, pos, bv.bv_page, bv.bv_offset, bv.bv_len, rq_is_write(rq));
 		pos += bv.bv_len;
@@ -101,6 +122,10 @@ struct ramdisk *ramdisk_create(const char *name, u64 bytes)
 		goto free_pages;
 	rd->rd_queue->q_queuedata = rd;
 	rd->rd_queue->q_nr_sectors = rd->rd_nr_sectors;
+	/* A discarded range reads as zeroes, so both are one memset. */
+	blk_queue_max_discard_sectors(rd->rd_queue, RAM_MAX_RANGE_SECTORS);
+	blk_queue_discard_granularity(rd->rd_queue, PAGE_SIZE, 0);
+	blk_queue_max_write_zeroes_sectors(rd->rd_queue, RAM_MAX_RANGE_SECTORS);
 	return rd;
 
 free_pages:

@@ -23,6 +23,10 @@ static int tdev_transfer(struct tdev *td, struct request *rq)
 		return -EIO;
 	if (pos + blk_rq_sectors(rq) > td->td_nr_sectors)
 		return -EIO;
+	if (rq->rq_cmd_flags & REQ_NODATA) {	/* DISCARD or WRITE ZEROES: both zero */
+		memset(td->td_data + byte, 0, blk_rq_bytes(rq));
+		return 0;
+	}
 	rq_for_each_segment(bv, rq, it) {
 		p = (u8 *)kmap_atomic(bv.bv_page) + bv.bv_offset;
 		if (rq_is_write(rq))
@@ -278,6 +282,21 @@ struct bio *tbio_slot(enum host_mem_range r, u32 rw, sector_t sector, u32 nr, u3
 {
 	struct bio *b = tbio_alloc(r, rw, sector, nr, off);
 
+	tres[i].r_calls = 0;
+	tres[i].r_error = 1;
+	b->bi_private = &tres[i];
+	b->bi_end_io = tbio_endio;
+	tbios[i] = b;
+	return b;
+}
+
+struct bio *tbio_range_slot(u32 rw, sector_t sector, u32 nr, int i)
+{
+	struct bio *b = bio_alloc(GFP_NOIO, 0);
+
+	b->bi_rw = rw;
+	b->bi_iter.bi_sector = sector;
+	b->bi_iter.bi_size = nr << SECTOR_SHIFT;
 	tres[i].r_calls = 0;
 	tres[i].r_error = 1;
 	b->bi_private = &tres[i];

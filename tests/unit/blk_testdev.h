@@ -85,5 +85,7 @@ extern struct bio *tbios[TBIO_SLOTS];
 extern struct tbio_result tres[TBIO_SLOTS];
 struct bio *tbio_slot(enum host_mem_range r, u32 rw, sector_t sector, u32 nr, u32 off, int i);
 void tbio_free_slots(int n);
+/* tbio_slot() for a DISCARD or WRITE ZEROES range: nr sectors, no pages. */
+struct bio *tbio_range_slot(u32 rw, sector_t sector, u32 nr, int i);
 
 #endif
