@@ -278,16 +278,20 @@ void tbio_endio(struct bio *bio, int error)
 struct bio *tbios[TBIO_SLOTS];
 struct tbio_result tres[TBIO_SLOTS];
 
-struct bio *tbio_slot(enum host_mem_range r, u32 rw, sector_t sector, u32 nr, u32 off, int i)
+/* Record b's completion in slot i (tres[i], tbios[i]). */
+static struct bio *tbio_track(struct bio *b, int i)
 {
-	struct bio *b = tbio_alloc(r, rw, sector, nr, off);
-
 	tres[i].r_calls = 0;
 	tres[i].r_error = 1;
 	b->bi_private = &tres[i];
 	b->bi_end_io = tbio_endio;
 	tbios[i] = b;
 	return b;
+}
+
+struct bio *tbio_slot(enum host_mem_range r, u32 rw, sector_t sector, u32 nr, u32 off, int i)
+{
+	return tbio_track(tbio_alloc(r, rw, sector, nr, off), i);
 }
 
 struct bio *tbio_range_slot(u32 rw, sector_t sector, u32 nr, int i)
@@ -297,12 +301,7 @@ struct bio *tbio_range_slot(u32 rw, sector_t sector, u32 nr, int i)
 	b->bi_rw = rw;
 	b->bi_iter.bi_sector = sector;
 	b->bi_iter.bi_size = nr << SECTOR_SHIFT;
-	tres[i].r_calls = 0;
-	tres[i].r_error = 1;
-	b->bi_private = &tres[i];
-	b->bi_end_io = tbio_endio;
-	tbios[i] = b;
-	return b;
+	return tbio_track(b, i);
 }
 
 void tbio_free_slots(int n)
