@@ -23,7 +23,8 @@ Q		:= $(if $(V),,@)
 
 KDIRS		:= boot kernel kernel/mm lib block block/partitions block/diag \
 		   drivers/pci drivers/ata drivers/ide drivers/ahci drivers/block \
-		   fs fs/ext2
+		   drivers/nvme drivers/virtio drivers/usb drivers/scsi \
+		   fs fs/ext2 fs/jbd2 fs/fat
 KSRCS		:= $(foreach d,$(KDIRS),$(wildcard $(d)/*.c $(d)/*.S))
 KOBJS		:= $(patsubst %,$(BUILD)/k/%.o,$(basename $(KSRCS))) $(BUILD)/k/gen/fbcon_font.o
 # The framebuffer console's glyphs: Terminus from Debian's console-setup-linux,
