@@ -32,6 +32,9 @@ struct elevator_queue;
 struct blk_trace;
 struct blk_queue_tag;
 struct mempool;
+struct blk_mq_ops;
+struct blk_mq_tag_set;
+struct blk_mq_hw_ctx;
 
 /*
  * The registry (block/bdev.h) provides these; declared here with the same
@@ -240,6 +243,13 @@ struct request_queue {
 	struct blk_stats	q_stats;		/* [q] */
 	struct blk_trace	*q_trace;		/* [q] NULL: tracing off */
 	struct mempool		*q_bounce_pool;		/* [I] pages below the bounce limit */
+
+	/* Multi-queue devices (block/blk-mq.h); q_mq_ops NULL otherwise. */
+	const struct blk_mq_ops	*q_mq_ops;		/* [I] */
+	struct blk_mq_tag_set	*q_tag_set;		/* [I] */
+	struct blk_mq_hw_ctx	**q_hctx;		/* [I] q_nr_hw_queues of them */
+	u32			q_nr_hw_queues;		/* [I] */
+	struct list_head	q_tag_set_link;		/* [set lock] on the set's tag_list */
 	struct list_head	q_all;			/* [blk_queues_lock] blk_queue_list */
 };
 

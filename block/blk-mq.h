@@ -1,0 +1,144 @@
+/*
+ * The multi-queue block layer (blk-mq): the contract between the block
+ * core and drivers of devices with several deep hardware queues (NVMe,
+ * virtio-blk).  AHCI and IDE keep the request_fn style of block/blkdev.h;
+ * both kinds of queue are a struct request_queue to everyone above.
+ *
+ *   bio -> software queue (one per CPU; one CPU today)
+ *       -> scheduler (none, or mq-deadline), merging, plugging
+ *       -> hardware queue: its dispatch list, then ops->queue_rq()
+ *       -> the device
+ *   completion (interrupt, or ops->poll) -> blk_mq_end_request()
+ *
+ * A driver fills a blk_mq_tag_set (ops, number of hardware queues, depth,
+ * bytes of per-request driver data), calls blk_mq_alloc_tag_set() once
+ * per device, then blk_mq_init_queue() once per namespace / disk: several
+ * queues may share one tag set (NVMe namespaces share the controller's
+ * queues).  A request's tag is its index in its hardware queue's tag
+ * space, so it can be the device's command identifier.
+ *
+ * queue_rq() is called with no block-layer lock held, interrupts on, for
+ * one request at a time in dispatch order; bd_last says whether more
+ * follow at once (ring the doorbell now, or wait for commit_rqs()).  It
+ * answers:
+ *   BLK_MQ_RQ_OK      the device has it;
+ *   BLK_MQ_RQ_BUSY    no room now: the core keeps the request at the head
+ *                     of the dispatch list and runs the hardware queue
+ *                     again when a request of that queue completes (or
+ *                     when the driver calls blk_mq_run_hw_queues());
+ *   negative errno    the request is ended with that error.
+ *
+ * Completion may be called from interrupt context, from ops->poll(), or
+ * from the driver's error handler; each request is ended exactly once.
+ *
+ * Lock legend: [I] immutable after set-up, [h] hctx->lock,
+ * [c] ctx->lock, [t] the tag bitmap's own atomic operations, [d] driver.
+ */
+#ifndef BLOCK_BLK_MQ_H
+#define BLOCK_BLK_MQ_H
+
+#include "block/blkdev.h"
+
+struct blk_mq_hw_ctx;
+struct blk_mq_tags;
+
+#define BLK_MQ_MAX_HW_QUEUES	64u
+#define BLK_MQ_MAX_DEPTH	1024u
+
+/* queue_rq() answers (besides negative errnos). */
+#define BLK_MQ_RQ_OK		0
+#define BLK_MQ_RQ_BUSY		1
+
+/* blk_mq_tag_set.flags */
+#define BLK_MQ_F_SHOULD_MERGE	0x1u	/* merge bios into requests */
+#define BLK_MQ_F_NO_SCHED	0x2u	/* never an elevator (admin queues) */
+#define BLK_MQ_F_BLOCKING	0x4u	/* queue_rq may sleep (USB) */
+
+struct blk_mq_queue_data {
+	struct request	*rq;
+	bool		last;		/* no further request follows at once */
+};
+
+struct blk_mq_ops {
+	/* Issue one request; see above.  Required. */
+	int (*queue_rq)(struct blk_mq_hw_ctx *hctx, const struct blk_mq_queue_data *bd);
+	/* The batch ended without a bd->last request: ring the doorbell (optional). */
+	void (*commit_rqs)(struct blk_mq_hw_ctx *hctx);
+	/* Bind hctx to the driver's queue number idx: set hctx->driver_data (optional). */
+	int (*init_hctx)(struct blk_mq_hw_ctx *hctx, void *set_data, u32 idx);
+	/* Set up the driver data of a request once, when the set is allocated (optional). */
+	int (*init_request)(struct blk_mq_tag_set *set, struct request *rq, u32 hctx_idx);
+	/* A started request passed its deadline (queue-lock-free; see blkdev.h). */
+	enum blk_eh_timer_return (*timeout)(struct request *rq);
+	/* Reap completions of hctx without an interrupt; the number ended (optional). */
+	int (*poll)(struct blk_mq_hw_ctx *hctx);
+};
+
+struct blk_mq_tag_set {
+	const struct blk_mq_ops	*ops;		/* [I] */
+	u32			nr_hw_queues;	/* [I] 1..BLK_MQ_MAX_HW_QUEUES */
+	u32			queue_depth;	/* [I] tags per hardware queue */
+	u32			reserved_tags;	/* [I] of those, kept for internal commands */
+	u32			cmd_size;	/* [I] driver bytes after each request */
+	u32			timeout_ms;	/* [I] 0: BLK_DEF_TIMEOUT_MS */
+	u32			flags;		/* [I] BLK_MQ_F_* */
+	void			*driver_data;	/* [I] */
+	/* Filled by blk_mq_alloc_tag_set(): */
+	struct blk_mq_tags	**tags;		/* [I] one per hardware queue */
+	struct list_head	tag_list;	/* [set lock] queues using this set */
+	spinlock_t		tag_list_lock;
+};
+
+/*
+ * One hardware queue of one request_queue.  Queues sharing a tag set have
+ * one hctx each per hardware queue, sharing that queue's tags.
+ */
+struct blk_mq_hw_ctx {
+	spinlock_t		lock;		/* guards [h] */
+	struct list_head	dispatch;	/* [h] taken from the scheduler, not yet issued */
+	u32			state;		/* [h] BLK_MQ_S_* */
+	u32			queue_num;	/* [I] */
+	struct request_queue	*queue;		/* [I] */
+	struct blk_mq_tags	*tags;		/* [I] the set's tags for this queue */
+	void			*driver_data;	/* [I] set by ops->init_hctx */
+	u64			queued;		/* [h] requests issued, for stats */
+	u64			run;		/* [h] times the queue was run */
+	u64			busy;		/* [h] BUSY answers */
+};
+
+#define BLK_MQ_S_STOPPED	0x1u	/* driver said stop (reset in progress) */
+#define BLK_MQ_S_RESTART	0x2u	/* BUSY seen: rerun on the next completion */
+
+/* The driver bytes of a request, and back. */
+static inline void *blk_mq_rq_to_pdu(struct request *rq) { return rq + 1; }
+static inline struct request *blk_mq_rq_from_pdu(void *pdu) { return (struct request *)pdu - 1; }
+
+int blk_mq_alloc_tag_set(struct blk_mq_tag_set *set);
+void blk_mq_free_tag_set(struct blk_mq_tag_set *set);
+/* A request_queue on set; ERR_PTR on failure.  Teardown: blk_cleanup_queue(). */
+struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set, const char *name);
+
+/* The request holding tag in hardware queue hctx_idx, or NULL if it is free. */
+struct request *blk_mq_tag_to_rq(struct blk_mq_tag_set *set, u32 hctx_idx, u32 tag);
+/* Mark rq as on the device: starts its timeout.  Call from queue_rq(). */
+void blk_mq_start_request(struct request *rq);
+/* End every bio of rq with error (0 or negative), free its tag.  Any context. */
+void blk_mq_end_request(struct request *rq, int error);
+/* Put a started request back at the head of its dispatch list (retry after a reset). */
+void blk_mq_requeue_request(struct request *rq, bool kick);
+
+/* Hardware queue control, for error handling and resets. */
+void blk_mq_stop_hw_queues(struct request_queue *q);
+void blk_mq_start_hw_queues(struct request_queue *q);
+void blk_mq_run_hw_queues(struct request_queue *q, bool async);
+/* Wait until no queue_rq() call is running on q (after stopping it). */
+void blk_mq_quiesce_queue(struct request_queue *q);
+/* Call fn on every started request of every queue on set; fn may end or requeue it. */
+void blk_mq_tagset_busy_iter(struct blk_mq_tag_set *set,
+			     bool (*fn)(struct request *rq, void *data), void *data);
+/* Poll hctx for completions (the nvme.poll path); the number reaped. */
+int blk_mq_poll(struct blk_mq_hw_ctx *hctx);
+
+static inline bool queue_is_mq(const struct request_queue *q) { return q->q_mq_ops != NULL; }
+
+#endif
