@@ -261,6 +261,40 @@ static void madt_add_override(struct acpi_madt_info *mi, const struct acpi_madt_
 	mi->mi_niso++;
 }
 
+/*
+ * A processor entry (5.2.12.2, 5.2.12.12).  Only enabled processors are
+ * kept: an online-capable one is absent until hot-added, and a disabled
+ * one must not be started.  An APIC ID of 0xff in an xAPIC entry is not
+ * an address.  A processor listed twice (xAPIC and x2APIC entries for the
+ * same ID) is kept once.
+ */
+static void madt_cpu(struct acpi_madt_info *mi, u32 apic_id, u32 uid, u32 flags, bool x2)
+{
+	unsigned i;
+
+	if (flags & (ACPI_MADT_LAPIC_ENABLED | ACPI_MADT_LAPIC_ONLINE_CAPABLE))
+		mi->mi_ncpus++;
+	if (!(flags & ACPI_MADT_LAPIC_ENABLED)) {
+		mi->mi_ncpus_disabled++;
+		return;
+	}
+	if ((!x2 && apic_id == 0xff) || (x2 && apic_id == 0xffffffffu)) {
+		mi->mi_dropped++;
+		return;
+	}
+	for (i = 0; i < mi->mi_ncpu; i++)
+		if (mi->mi_cpu[i].cpu_apic_id == apic_id)
+			return;
+	if (mi->mi_ncpu == ACPI_MAX_CPUS) {
+		mi->mi_dropped++;
+		return;
+	}
+	mi->mi_cpu[mi->mi_ncpu].cpu_apic_id = apic_id;
+	mi->mi_cpu[mi->mi_ncpu].cpu_uid = uid;
+	mi->mi_cpu[mi->mi_ncpu].cpu_x2apic = x2;
+	mi->mi_ncpu++;
+}
+
 /* One entry, already bounds-checked to lie inside the table; copied to a local. */
 static void madt_entry(struct acpi_madt_info *mi, const u8 *p, unsigned len)
 {
@@ -271,6 +305,7 @@ static void madt_entry(struct acpi_madt_info *mi, const u8 *p, unsigned len)
 		struct acpi_madt_nmi_source	nmi;
 		struct acpi_madt_lapic_nmi	lnmi;
 		struct acpi_madt_lapic_override	lover;
+		struct acpi_madt_x2apic		x2apic;
 	} e;
 	static const u8 min_len[] = {
 		[ACPI_MADT_LAPIC] = sizeof(struct acpi_madt_lapic),
@@ -279,11 +314,12 @@ static void madt_entry(struct acpi_madt_info *mi, const u8 *p, unsigned len)
 		[ACPI_MADT_NMI_SOURCE] = sizeof(struct acpi_madt_nmi_source),
 		[ACPI_MADT_LAPIC_NMI] = sizeof(struct acpi_madt_lapic_nmi),
 		[ACPI_MADT_LAPIC_OVERRIDE] = sizeof(struct acpi_madt_lapic_override),
+		[ACPI_MADT_X2APIC] = sizeof(struct acpi_madt_x2apic),
 	};
 	u8 type = p[0];
 
-	if (type >= ARRAY_SIZE(min_len))
-		return;		/* x2APIC, GIC, ...: not for us, and not an error */
+	if (type >= ARRAY_SIZE(min_len) || !min_len[type])
+		return;		/* SAPIC, GIC, ...: not for us, and not an error */
 	if (len < min_len[type]) {
 		mi->mi_dropped++;
 		return;
@@ -291,9 +327,11 @@ static void madt_entry(struct acpi_madt_info *mi, const u8 *p, unsigned len)
 	memcpy(&e, p, min_len[type]);
 	switch (type) {
 	case ACPI_MADT_LAPIC:
-		if (le32_to_cpu(e.lapic.ml_flags) &
-		    (ACPI_MADT_LAPIC_ENABLED | ACPI_MADT_LAPIC_ONLINE_CAPABLE))
-			mi->mi_ncpus++;
+		madt_cpu(mi, e.lapic.ml_apic_id, e.lapic.ml_uid, le32_to_cpu(e.lapic.ml_flags), false);
+		break;
+	case ACPI_MADT_X2APIC:
+		madt_cpu(mi, le32_to_cpu(e.x2apic.mx_x2apic_id), le32_to_cpu(e.x2apic.mx_uid),
+			 le32_to_cpu(e.x2apic.mx_flags), true);
 		break;
 	case ACPI_MADT_IOAPIC:
 		if (mi->mi_nioapic == ACPI_MAX_IOAPICS || !e.ioapic.mi_addr ||

@@ -72,6 +72,7 @@ struct acpi_madt_entry {
 #define ACPI_MADT_NMI_SOURCE		3	/* NMI Source (5.2.12.6) */
 #define ACPI_MADT_LAPIC_NMI		4	/* Local APIC NMI (5.2.12.7) */
 #define ACPI_MADT_LAPIC_OVERRIDE	5	/* Local APIC Address Override (5.2.12.8) */
+#define ACPI_MADT_X2APIC		9	/* Processor Local x2APIC (5.2.12.12) */
 	u8	me_length;
 } __packed;
 
@@ -85,6 +86,16 @@ struct acpi_madt_lapic {
 } __packed;
 _Static_assert(sizeof(struct acpi_madt_lapic) == 8, "LAPIC entry is 8 bytes");
 _Static_assert(offsetof(struct acpi_madt_lapic, ml_flags) == 4, "LAPIC flags at 4");
+
+struct acpi_madt_x2apic {
+	struct acpi_madt_entry	mx_hdr;
+	u16			mx_rsvd2;
+	u32			mx_x2apic_id;
+	u32			mx_flags;	/* as ml_flags */
+	u32			mx_uid;
+} __packed;
+_Static_assert(sizeof(struct acpi_madt_x2apic) == 16, "x2APIC entry is 16 bytes");
+_Static_assert(offsetof(struct acpi_madt_x2apic, mx_x2apic_id) == 4, "x2APIC ID at 4");
 
 struct acpi_madt_ioapic {
 	struct acpi_madt_entry	mi_hdr;
@@ -147,6 +158,7 @@ _Static_assert(offsetof(struct acpi_madt_lapic_override, mlo_addr) == 4, "LAPIC 
 #define ACPI_MAX_IOAPICS	8
 #define ACPI_MAX_OVERRIDES	16
 #define ACPI_MAX_NMIS		8
+#define ACPI_MAX_CPUS		64	/* processor entries kept (enabled ones) */
 #define ACPI_MAX_TABLE_LEN	(64 * 1024)	/* RSDT/XSDT/MADT larger than this: refused */
 #define ACPI_MAX_SDT_ENTRIES	256		/* tables listed in the RSDT/XSDT */
 
@@ -173,11 +185,21 @@ struct acpi_nmi_source {
 	u16	ns_flags;
 };
 
+/* An enabled processor: the APIC ID to send its start-up IPIs to. */
+struct acpi_cpu {
+	u32	cpu_apic_id;		/* xAPIC ID (< 255) or x2APIC ID */
+	u32	cpu_uid;		/* ACPI processor UID */
+	bool	cpu_x2apic;		/* listed by an x2APIC entry */
+};
+
 /* What the MADT says, checked. */
 struct acpi_madt_info {
 	u64			mi_lapic_addr;
 	bool			mi_pcat_compat;
 	unsigned		mi_ncpus;		/* enabled or online-capable LAPICs */
+	struct acpi_cpu		mi_cpu[ACPI_MAX_CPUS];	/* the enabled ones, in MADT order */
+	unsigned		mi_ncpu;		/* entries in mi_cpu */
+	unsigned		mi_ncpus_disabled;	/* not enabled: never started */
 	struct acpi_ioapic	mi_ioapic[ACPI_MAX_IOAPICS];
 	unsigned		mi_nioapic;
 	struct acpi_override	mi_iso[ACPI_MAX_OVERRIDES];

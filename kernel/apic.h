@@ -33,6 +33,13 @@ void lapic_eoi(void);
  */
 int lapic_timer_start(unsigned hz, void (*fn)(void));
 
+/* Starting and running the other CPUs (kernel/smpboot.c). */
+u32 lapic_this_id(void);
+int lapic_send_ipi(u32 apic_id, u32 icr_low);
+void lapic_init_ap(void);
+u32 lapic_timer_count(unsigned hz, u8 vector);
+void lapic_timer_start_this_cpu(u32 count, u8 vector);
+
 /* An I/O APIC input as programmed, read back from the hardware. */
 struct ioapic_line {
 	u32	il_gsi;

@@ -29,6 +29,14 @@
 #define   LAPIC_SVR_VECTOR_MASK		0x000000ff
 #define   LAPIC_SVR_ENABLE		0x00000100	/* APIC software enable */
 #define LAPIC_ESR			0x280	/* Error Status */
+#define LAPIC_ICR_LOW			0x300	/* Interrupt Command (11.6.1) */
+#define   LAPIC_ICR_DM_INIT		0x00000500	/* delivery mode, bits 10:8 */
+#define   LAPIC_ICR_DM_STARTUP		0x00000600
+#define   LAPIC_ICR_DELIVS		0x00001000	/* send pending (read-only) */
+#define   LAPIC_ICR_ASSERT		0x00004000	/* level: assert (INIT: 0 = de-assert) */
+#define   LAPIC_ICR_LEVEL		0x00008000	/* trigger mode */
+#define LAPIC_ICR_HIGH			0x310	/* bits 31:24: destination APIC ID */
+#define   LAPIC_ICR_DEST_SHIFT		24
 #define LAPIC_LVT_TIMER			0x320
 #define LAPIC_LVT_LINT0			0x350
 #define LAPIC_LVT_LINT1			0x360

@@ -12,6 +12,8 @@
 #define GDT_KERNEL_DS	0x10
 #define GDT_TSS		0x18	/* the running task's state, saved on a task switch */
 #define GDT_DF_TSS	0x20	/* the double-fault task: its own stack */
+#define GDT_PERCPU	0x28	/* data segment based at this CPU's struct cpu (%fs) */
+#define GDT_ENTRIES	6
 
 /* What the entry stubs push, lowest address first (kernel/trap_entry.S). */
 struct trap_frame {
@@ -34,10 +36,15 @@ struct tss {
 _Static_assert(sizeof(struct tss) == 104, "TSS is 104 bytes");
 _Static_assert(offsetof(struct tss, eip) == 32, "TSS eip offset");
 
+struct cpu;
+/* The boot CPU's tables, first thing in kmain; then this_cpu() works. */
 void gdt_init(void);
+/* Build c's GDT and TSSes (c_df_stack_top set) and load them on this CPU. */
+void gdt_load_cpu(struct cpu *c);
 void idt_init(void);
+void idt_load(void);
 void trap_dispatch(struct trap_frame *tf);
-/* The main task's TSS (gdt.c), for the double-fault report. */
+/* This CPU's main TSS (gdt.c), for the double-fault report. */
 struct tss *gdt_main_tss(void);
 /* The double-fault task's entry (trap_entry.S) and its C half (traps.c). */
 void double_fault_task(void);

@@ -7,7 +7,7 @@
  * thread goes to sleep on HLT, and the thread that raises the disk's
  * interrupt must wake it, which costs tens of microseconds per I/O at
  * queue depth 1.  So before halting, the CPU spins for a short window with
- * interrupts on, watching irq_seq; an interrupt that arrives within the
+ * interrupts on, watching this CPU's interrupt count; an interrupt that arrives within the
  * window is taken at once, with no halt.
  *
  * The window follows the waits seen so far.  A wait that ends during the
@@ -49,11 +49,11 @@ static bool poll_for_irq(u32 seen, u64 t0)
 
 	polling = true;
 	local_irq_enable();
-	while (!(got = READ_ONCE(irq_seq) != seen) && rdtsc() - t0 < poll_window)
+	while (!(got = irq_seq_this_cpu() != seen) && rdtsc() - t0 < poll_window)
 		cpu_relax();
 	local_irq_disable();
 	polling = false;
-	return got || irq_seq != seen;
+	return got || irq_seq_this_cpu() != seen;
 }
 
 /* Grow or shrink the window after a wait of 'waited' cycles that halted. */
@@ -69,7 +69,7 @@ static void poll_adjust(u64 waited)
 
 void idle_halt(void)
 {
-	u32 seen = irq_seq;
+	u32 seen = irq_seq_this_cpu();
 	u64 t0;
 
 	if (!poll_max) {		/* the TSC's rate is known from time_init() on */

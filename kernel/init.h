@@ -25,6 +25,7 @@ struct initcall {
 
 #define core_initcall(fn)	__define_initcall(fn, 1)	/* mm, slab users */
 #define arch_initcall(fn)	__define_initcall(fn, 2)	/* interrupts, PCI */
+#define smp_initcall(fn)	__define_initcall(fn, 3)	/* the other CPUs */
 #define subsys_initcall(fn)	__define_initcall(fn, 4)	/* block core */
 #define fs_initcall(fn)		__define_initcall(fn, 5)	/* filesystems */
 #define device_initcall(fn)	__define_initcall(fn, 6)	/* drivers */

@@ -14,6 +14,7 @@
  */
 #include "kernel/irq.h"
 #include "kernel/irqchip.h"
+#include "kernel/percpu.h"
 #include "kernel/spinlock.h"
 #include "kernel/printk.h"
 #include "kernel/errno.h"
@@ -149,14 +150,10 @@ u64 irq_count(unsigned irq)
 	return irq < NR_IRQS ? irq_descs[irq].id_count : 0;
 }
 
-/* The frame of the interrupt being handled (interrupts are off meanwhile). */
-static const struct trap_frame *irq_frame;
-
-u32 irq_seq;
-
+/* The frame of the interrupt this CPU is handling (interrupts are off meanwhile). */
 const struct trap_frame *get_irq_regs(void)
 {
-	return irq_frame;
+	return this_cpu()->c_irq_frame;
 }
 
 /* Called from trap_dispatch with interrupts off. */
@@ -164,19 +161,20 @@ void irq_dispatch(unsigned irq, const struct trap_frame *tf)
 {
 	struct irq_desc *d = &irq_descs[irq];
 	const struct irq_chip *chip = d->id_chip;
-	const struct trap_frame *outer = irq_frame;
+	struct cpu *c = this_cpu();
+	const struct trap_frame *outer = c->c_irq_frame;
 	struct irq_action *a;
 	bool handled = false;
 
 	if (chip && chip->spurious && chip->spurious(irq))
 		return;
-	d->id_count++;
-	irq_seq++;
-	irq_frame = tf;
+	d->id_count++;		/* a vector several CPUs take (their timers) may lose counts */
+	c->c_irq_seq++;
+	c->c_irq_frame = tf;
 	for (a = d->id_actions; a; a = a->ia_next)
 		if (a->ia_handler(irq, a->ia_data) == IRQ_HANDLED)
 			handled = true;
-	irq_frame = outer;
+	c->c_irq_frame = outer;
 	if (handled) {
 		d->id_unhandled = 0;
 	} else if (++d->id_unhandled == UNHANDLED_LIMIT && chip && chip->mask) {

@@ -13,6 +13,7 @@
 #define KERNEL_IRQ_H
 
 #include "kernel/compiler.h"
+#include "kernel/percpu.h"
 
 typedef enum { IRQ_NONE = 0, IRQ_HANDLED = 1 } irqreturn_t;
 typedef irqreturn_t (*irq_handler_t)(unsigned irq, void *data);
@@ -35,7 +36,7 @@ const struct trap_frame *get_irq_regs(void);
 u64 irq_count(unsigned irq);
 /* The name the i-th handler on a line registered with, or NULL past the last. */
 const char *irq_handler_name(unsigned irq, unsigned i);
-/* Bumped by every interrupt dispatched: a poller's way to see one came. */
-extern u32 irq_seq;
+/* Interrupts dispatched on this CPU: a poller's way to see one came. */
+static inline u32 irq_seq_this_cpu(void) { return READ_ONCE(this_cpu()->c_irq_seq); }
 
 #endif

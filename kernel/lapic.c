@@ -27,6 +27,7 @@
 #include "kernel/irq.h"
 #include "kernel/irqchip.h"
 #include "kernel/printk.h"
+#include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "kernel/mm/vmap.h"
 
@@ -151,6 +152,7 @@ void lapic_eoi(void)
 #define LAPIC_TIMER_CAL_RUNS	3	/* the largest count of this many (the least disturbed) */
 
 static void (*lapic_tick_fn)(void);
+static u32 lapic_timer_per_cal;		/* counts per LAPIC_TIMER_CAL_US, once measured */
 
 static void lapic_timer_nop(unsigned irq)
 {
@@ -204,6 +206,7 @@ int lapic_timer_start(unsigned hz, void (*fn)(void))
 		return irq;
 	vector = (u8)(IRQ_VECTOR_BASE + irq);
 	per_cal = lapic_timer_measure(vector);
+	lapic_timer_per_cal = per_cal;
 	count = (u32)((u64)per_cal * 1000000 / LAPIC_TIMER_CAL_US / hz);
 	if (!count)
 		return -EIO;
@@ -216,4 +219,78 @@ int lapic_timer_start(unsigned hz, void (*fn)(void))
 	pr_info("lapic: timer %u kHz (bus clock / 16, measured against the TSC), tick %u Hz\n",
 		(u32)((u64)per_cal * 1000 / LAPIC_TIMER_CAL_US), hz);
 	return 0;
+}
+
+/* --- application processors (kernel/smpboot.c) --------------------------- */
+
+#define LAPIC_ICR_WAIT_US	100000	/* an IPI still pending after this: give up */
+
+/* This CPU's APIC ID, read from its own local APIC. */
+u32 lapic_this_id(void)
+{
+	return lapic_read(LAPIC_ID) >> LAPIC_ID_SHIFT;
+}
+
+/*
+ * Send an inter-processor interrupt: the destination goes in the high
+ * half of the ICR, and writing the low half sends it (11.6.1).  Waits,
+ * bounded, for the delivery status to clear.  0 or -ETIMEDOUT.
+ */
+int lapic_send_ipi(u32 apic_id, u32 icr_low)
+{
+	unsigned long flags;
+	u32 waited;
+	int ret = -ETIMEDOUT;
+
+	local_irq_save(flags);
+	lapic_write(LAPIC_ICR_HIGH, apic_id << LAPIC_ICR_DEST_SHIFT);
+	lapic_write(LAPIC_ICR_LOW, icr_low);
+	for (waited = 0; waited < LAPIC_ICR_WAIT_US; waited += 10) {
+		if (!(lapic_read(LAPIC_ICR_LOW) & LAPIC_ICR_DELIVS)) {
+			ret = 0;
+			break;
+		}
+		udelay(10);
+	}
+	local_irq_restore(flags);
+	return ret;
+}
+
+/*
+ * An application processor's local APIC: on, every priority accepted,
+ * errors and the timer masked.  LINT0 stays masked: the 8259's ExtINT
+ * path is the boot CPU's alone; LINT1 is the NMI input as on the boot CPU.
+ */
+void lapic_init_ap(void)
+{
+	lapic_write(LAPIC_TPR, 0);
+	lapic_write(LAPIC_LVT_ERROR, LAPIC_LVT_MASKED);
+	lapic_write(LAPIC_ESR, 0);
+	lapic_write(LAPIC_ESR, 0);
+	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_MASKED);
+	lapic_write(LAPIC_LVT_LINT0, LAPIC_LVT_MASKED);
+	lapic_write(LAPIC_LVT_LINT1, LAPIC_LVT_DM_NMI);
+	lapic_write(LAPIC_SVR, LAPIC_SVR_ENABLE | APIC_SPURIOUS_VECTOR);
+}
+
+/*
+ * Initial count for a periodic timer at hz, the same on every CPU (the
+ * local APICs share the bus clock).  Measured on the boot CPU the first
+ * time, unless its own tick already did.  0 when it cannot be measured.
+ */
+u32 lapic_timer_count(unsigned hz, u8 vector)
+{
+	if (!lapic.la_base || !tsc_khz() || !hz)
+		return 0;
+	if (!lapic_timer_per_cal)
+		lapic_timer_per_cal = lapic_timer_measure(vector);
+	return (u32)((u64)lapic_timer_per_cal * 1000000 / LAPIC_TIMER_CAL_US / hz);
+}
+
+/* Start this CPU's timer: periodic, count as lapic_timer_count() gave, on vector. */
+void lapic_timer_start_this_cpu(u32 count, u8 vector)
+{
+	lapic_write(LAPIC_TIMER_DCR, LAPIC_TIMER_DIV_16);
+	lapic_write(LAPIC_LVT_TIMER, LAPIC_LVT_TIMER_PERIODIC | vector);
+	lapic_write(LAPIC_TIMER_ICR, count);
 }

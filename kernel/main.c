@@ -1,15 +1,17 @@
 /*
  * kmain: the order of boot.
  *
+ *   GDT                     -> this CPU's struct cpu (%fs) for the locks
  *   serial console          -> messages from here on
  *   multiboot -> boot_info  -> before anything can overwrite the loader's data
  *   VGA text console        -> unless the loader gave a graphics framebuffer
  *   cmdline                 -> every owner's parameters set before its init
- *   GDT, IDT, CPU identify  -> exceptions get reports
+ *   IDT, CPU identify       -> exceptions get reports
  *   mm_init                 -> pages, slab, kmap, final page tables
  *   framebuffer console     -> needs ioremap; replays the log so far
  *   PIC, time, interrupts on
- *   initcalls by level      -> subsystems, drivers, filesystems (kernel/init.h)
+ *   initcalls by level      -> interrupts, the other CPUs, subsystems, drivers,
+ *                              filesystems (kernel/init.h)
  *   self-tests, run=, or the interactive shell
  */
 #include "kernel/bootinfo.h"
@@ -72,6 +74,7 @@ void kmain(u32 magic, u32 info_phys)
 {
 	int err;
 
+	gdt_init();
 	serial_early_init();
 	err = boot_info_parse(magic, info_phys);
 	if (boot_info.fb.fb_type != BOOT_FB_RGB)
@@ -89,7 +92,6 @@ void kmain(u32 magic, u32 info_phys)
 		boot_info.rsdp_len ? "from the loader" : "to be searched for");
 	print_memory_map();
 
-	gdt_init();
 	idt_init();
 	cpu_identify();
 	drop_identity_map();

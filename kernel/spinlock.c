@@ -1,8 +1,9 @@
 /*
- * Spinlocks on an atomic exchange.  One CPU today: a lock that is taken
- * is a bug (recursion, or a handler taking a lock its interrupted code
- * holds without irqsave), so with SPINLOCK_DEBUG that panics with the
- * lock's name and both callers instead of spinning forever.
+ * Spinlocks: the slow paths of kernel/spinlock.h.  A lock that is busy is
+ * waited for in ticket order; with SPINLOCK_DEBUG a lock this CPU holds
+ * already is a bug (recursion, or a handler taking a lock its interrupted
+ * code holds without irqsave) and panics with the lock's name and both
+ * callers instead of spinning forever.
  */
 #include "kernel/spinlock.h"
 #include "kernel/printk.h"
@@ -10,21 +11,23 @@
 
 void spin_lock_init(spinlock_t *l, const char *name)
 {
-	l->sl_locked = 0;
+	l->sl_ticket = 0;
 	l->sl_name = name;
 	l->sl_owner = NULL;
+	l->sl_owner_cpu = NULL;
 }
 
-/* The lock was taken: with one CPU that is a bug; with several, spin. */
-void spin_lock_contended(spinlock_t *l, const char *where)
+/*
+ * Wait for our ticket.  sl_owner_cpu is this CPU only while this CPU holds
+ * the lock: every release clears it before handing the lock on.
+ */
+void spin_lock_contended(spinlock_t *l, u16 ticket, const char *where)
 {
-	do {
-		if (SPINLOCK_DEBUG)
-			panic("spin_lock: %s already held (taken at %s, again at %s)",
-			      l->sl_name ? l->sl_name : "?", l->sl_owner, where);
-		while (l->sl_locked)
-			cpu_relax();
-	} while (spin_xchg(&l->sl_locked, 1) != 0);
+	if (SPINLOCK_DEBUG && READ_ONCE(l->sl_owner_cpu) == this_cpu())
+		panic("spin_lock: %s already held by this CPU (taken at %s, again at %s)",
+		      l->sl_name ? l->sl_name : "?", l->sl_owner, where);
+	while ((u16)READ_ONCE(l->sl_ticket) != ticket)
+		cpu_relax();
 }
 
 void spin_unlock_unheld(spinlock_t *l, const char *where)

@@ -10,6 +10,7 @@
  * (selftest_catch_fault), and then the exception unwinds to it instead.
  */
 #include "kernel/desc.h"
+#include "kernel/percpu.h"
 #include "kernel/cpu.h"
 #include "kernel/irqchip.h"
 #include "kernel/irq.h"
@@ -60,11 +61,10 @@ static const char *const exception_names[32] = {
 
 
 /* Nesting depth of trap handlers: in_interrupt() is true inside any. */
-static volatile unsigned trap_depth;
 
 bool in_interrupt(void)
 {
-	return trap_depth != 0;
+	return this_cpu()->c_trap_depth != 0;
 }
 
 static void set_gate(unsigned v, u32 offset, u16 sel, u8 type)
@@ -76,18 +76,25 @@ static void set_gate(unsigned v, u32 offset, u16 sel, u8 type)
 	idt[v].offset_hi = offset >> 16;
 }
 
-void idt_init(void)
+/* One IDT for every CPU: the gates name GDT selectors, which each CPU's GDT has. */
+void idt_load(void)
 {
 	struct {
 		u16 limit;
 		u32 base;
 	} __packed idtr = { sizeof(idt) - 1, (u32)idt };
+
+	__asm__ __volatile__("lidt %0" :: "m"(idtr));
+}
+
+void idt_init(void)
+{
 	unsigned v;
 
 	for (v = 0; v < 256; v++)
 		set_gate(v, trap_stubs[v], GDT_KERNEL_CS, GATE_INTR32);
 	set_gate(VEC_DOUBLE_FAULT, 0, GDT_DF_TSS, GATE_TASK);
-	__asm__ __volatile__("lidt %0" :: "m"(idtr));
+	idt_load();
 }
 
 /* --- expected faults, for self-tests ------------------------------------ */
@@ -155,7 +162,7 @@ static void __noreturn exception(struct trap_frame *tf)
 
 		armed_catch = NULL;
 		caught_cr2 = cr2;
-		trap_depth--;
+		this_cpu()->c_trap_depth--;
 		fault_longjmp(j, (int)v + 1);
 	}
 	panic_begin();
@@ -192,10 +199,10 @@ void double_fault_report(void)
 
 void trap_dispatch(struct trap_frame *tf)
 {
-	trap_depth++;
+	this_cpu()->c_trap_depth++;
 	if (tf->vector >= IRQ_VECTOR_BASE)
 		irq_dispatch(tf->vector - IRQ_VECTOR_BASE, tf);
 	else
 		exception(tf);
-	trap_depth--;
+	this_cpu()->c_trap_depth--;
 }

@@ -37,7 +37,8 @@ PARAM_SIZE("mem", mm_mem_limit, "use at most SIZE bytes of RAM (e.g. mem=64M)");
 
 /* Boot-time scratch: too big for the stack, needed only during mm_init. */
 static struct memmap ram_map, free_map;
-static u64 highmem_map_budget;	/* bytes of lowmem HighMem's struct pages may still take */
+static u64 highmem_map_budget;
+u64 mm_trampoline_pa;	/* bytes of lowmem HighMem's struct pages may still take */
 
 static void report_warnings(unsigned warn)
 {
@@ -196,6 +197,8 @@ void mm_init(void)
 			(unsigned long long)ram_map.mm_reg[r].mr_end);
 	free_map = ram_map;
 	cut_boot_ranges(&free_map);
+	mm_trampoline_pa = memmap_carve(&free_map, MM_TRAMPOLINE_SIZE, PAGE_SIZE, PAGE_SIZE,
+					0x100000);
 	lowmem_end = lowmem_end_of(&ram_map);
 	if (free_map.mm_nr == 0 || lowmem_end == 0)
 		panic("mm: no usable RAM in the memory map");

@@ -54,38 +54,46 @@ void panic(const char *fmt, ...)
 	abort();
 }
 
+/* One CPU on the host. */
+struct cpu *this_cpu(void)
+{
+	static struct cpu host_cpu = { .c_self = &host_cpu, .c_state = CPU_ONLINE };
+
+	return &host_cpu;
+}
+
 void spin_lock_init(spinlock_t *l, const char *name)
 {
-	l->sl_locked = 0;
+	l->sl_ticket = 0;
 	l->sl_name = name;
 	l->sl_owner = NULL;
 }
 
 void spin_lock(spinlock_t *l)
 {
-	if (l->sl_locked)
+	if (l->sl_ticket)
 		panic("spin_lock: recursion on %s", l->sl_name ? l->sl_name : "?");
-	l->sl_locked = 1;
+	l->sl_ticket = 1;
 }
 
 void spin_unlock(spinlock_t *l)
 {
-	if (!l->sl_locked)
+	if (!l->sl_ticket)
 		panic("spin_unlock: %s not held", l->sl_name ? l->sl_name : "?");
-	l->sl_locked = 0;
+	l->sl_ticket = 0;
 }
 
 bool spin_trylock(spinlock_t *l)
 {
-	if (l->sl_locked)
+	if (l->sl_ticket)
 		return false;
-	l->sl_locked = 1;
+	l->sl_ticket = 1;
 	return true;
 }
 
 bool spin_is_locked(const spinlock_t *l)
 {
-	return l->sl_locked != 0;
+	return l->sl_ticket != 0;
 }
 
 static unsigned long host_irq_flag = 1;

@@ -1,0 +1,24 @@
+/*
+ * The CPUs: how many run, and walking them.  kernel/smpboot.c starts them
+ * at boot (smp_initcall, after the interrupt controllers); each one's
+ * state is in its struct cpu (kernel/percpu.h).
+ */
+#ifndef KERNEL_SMP_H
+#define KERNEL_SMP_H
+
+#include "kernel/percpu.h"
+
+static inline u32 num_online_cpus(void) { return READ_ONCE(nr_cpus_online); }
+
+/* Every CPU the kernel knows of (online or not), by logical number. */
+#define for_each_cpu(c, i) \
+	for ((i) = 0; (i) < NR_CPUS && ((c) = cpu_table[(i)]) != NULL; (i)++)
+
+static inline const char *cpu_state_name(u32 state)
+{
+	static const char *const names[] = { "absent", "starting", "online", "failed" };
+
+	return state < ARRAY_SIZE(names) ? names[state] : "?";
+}
+
+#endif
