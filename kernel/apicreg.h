@@ -30,7 +30,8 @@
 #define   LAPIC_SVR_ENABLE		0x00000100	/* APIC software enable */
 #define LAPIC_ESR			0x280	/* Error Status */
 #define LAPIC_ICR_LOW			0x300	/* Interrupt Command (11.6.1) */
-#define   LAPIC_ICR_DM_INIT		0x00000500	/* delivery mode, bits 10:8 */
+#define   LAPIC_ICR_DM_FIXED		0x00000000	/* delivery mode, bits 10:8 */
+#define   LAPIC_ICR_DM_INIT		0x00000500
 #define   LAPIC_ICR_DM_STARTUP		0x00000600
 #define   LAPIC_ICR_DELIVS		0x00001000	/* send pending (read-only) */
 #define   LAPIC_ICR_ASSERT		0x00004000	/* level: assert (INIT: 0 = de-assert) */

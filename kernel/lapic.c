@@ -274,17 +274,20 @@ void lapic_init_ap(void)
 }
 
 /*
- * Initial count for a periodic timer at hz, the same on every CPU (the
- * local APICs share the bus clock).  Measured on the boot CPU the first
- * time, unless its own tick already did.  0 when it cannot be measured.
+ * Initial count for a periodic timer at hz on this CPU: the boot CPU's
+ * measurement when its own tick made one, else measured here (the
+ * application processors each do it, at once, while the boot CPU goes
+ * on booting).  0 when it cannot be measured.
  */
 u32 lapic_timer_count(unsigned hz, u8 vector)
 {
+	u32 per_cal = READ_ONCE(lapic_timer_per_cal);
+
 	if (!lapic.la_base || !tsc_khz() || !hz)
 		return 0;
-	if (!lapic_timer_per_cal)
-		lapic_timer_per_cal = lapic_timer_measure(vector);
-	return (u32)((u64)lapic_timer_per_cal * 1000000 / LAPIC_TIMER_CAL_US / hz);
+	if (!per_cal)
+		per_cal = lapic_timer_measure(vector);
+	return (u32)((u64)per_cal * 1000000 / LAPIC_TIMER_CAL_US / hz);
 }
 
 /* Start this CPU's timer: periodic, count as lapic_timer_count() gave, on vector. */

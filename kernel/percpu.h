@@ -36,6 +36,7 @@ struct cpu {
 	const struct trap_frame	*c_irq_frame;	/* [c] the interrupted frame, in an IRQ */
 	u32			c_irq_seq;	/* [c] interrupts taken: the idle poll watches it */
 	u64			c_ticks;	/* [c] local timer ticks (application CPUs) */
+	u32			c_call_seq;	/* [c] the last cross-CPU call it ran */
 
 	/* Descriptor tables and the double-fault task: see kernel/gdt.c. */
 	u64			c_gdt[GDT_ENTRIES] __aligned(8);	/* [I] */

@@ -21,4 +21,9 @@ static inline const char *cpu_state_name(u32 state)
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
 }
 
+/* kernel/smp_call.c: run a function on every other online CPU (see there). */
+int smp_call_function(void (*fn)(void *data), void *data);
+int smp_call_start(void (*fn)(void *data), void *data);
+int smp_call_finish(void);
+
 #endif

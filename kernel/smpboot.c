@@ -39,7 +39,7 @@
 #define AP_DF_STACK_SIZE	8192
 #define AP_ONLINE_WAIT_MS	1000	/* from the first STARTUP to ap_main */
 #define AP_TIMER_HZ		100	/* an AP's local tick */
-#define INIT_DEASSERT_US	10000	/* 8.4.4.1: wait 10 ms after INIT */
+#define INIT_DEASSERT_US	10000	/* 8.4.4.1: wait 10 ms after INIT ... */
 #define STARTUP_GAP_US		200	/* and 200 us after each STARTUP */
 
 struct cpu *cpu_table[NR_CPUS];
@@ -50,8 +50,7 @@ PARAM_BOOL("nosmp", smp_off, "run on the boot CPU only");
 static unsigned smp_max_cpus = NR_CPUS;
 PARAM_UINT("maxcpus", smp_max_cpus, "start at most this many CPUs, the boot CPU included");
 
-static u32 ap_timer_count;	/* [I] LAPIC timer initial count for AP_TIMER_HZ */
-static u8 ap_timer_vector;	/* [I] */
+static u8 ap_timer_vector;	/* [I] the application processors' local timer */
 
 static void ap_timer_mask(unsigned irq) { }
 static void ap_timer_eoi(unsigned irq) { lapic_eoi(); }
@@ -75,13 +74,17 @@ void __noreturn ap_main(struct cpu *c)
 {
 	if (READ_ONCE(c->c_state) != CPU_STARTING)
 		halt_forever();		/* too late: given up on and left out */
+	u32 count;
+
 	gdt_load_cpu(c);
 	idt_load();
 	lapic_init_ap();
-	if (ap_timer_count)
-		lapic_timer_start_this_cpu(ap_timer_count, ap_timer_vector);
 	__atomic_add_fetch(&nr_cpus_online, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->c_state, CPU_ONLINE, __ATOMIC_RELEASE);
+	/* The boot CPU goes on now; the timer's calibration overlaps it. */
+	count = ap_timer_vector ? lapic_timer_count(AP_TIMER_HZ, ap_timer_vector) : 0;
+	if (count)
+		lapic_timer_start_this_cpu(count, ap_timer_vector);
 	for (;;)
 		safe_halt();
 }
@@ -144,6 +147,15 @@ static struct cpu *ap_alloc(u32 id, u32 apic_id)
 	return c;
 }
 
+static bool init_delay_unneeded(void)
+{
+	if (!strcmp(boot_cpu.vendor, "GenuineIntel"))
+		return boot_cpu.family == 6;
+	if (!strcmp(boot_cpu.vendor, "AuthenticAMD"))
+		return boot_cpu.family >= 0xf;
+	return false;
+}
+
 /* INIT-STARTUP-STARTUP, then wait for ap_main.  0, -EIO or -ETIMEDOUT. */
 static int ap_boot(struct cpu *c, u8 *t, phys_addr_t pa)
 {
@@ -157,7 +169,13 @@ static int ap_boot(struct cpu *c, u8 *t, phys_addr_t pa)
 	if (lapic_send_ipi(c->c_apic_id, LAPIC_ICR_DM_INIT | LAPIC_ICR_LEVEL | LAPIC_ICR_ASSERT) ||
 	    lapic_send_ipi(c->c_apic_id, LAPIC_ICR_DM_INIT | LAPIC_ICR_LEVEL))
 		return -EIO;
-	udelay(INIT_DEASSERT_US);
+	/*
+	 * ... which processors since the P6 family (Intel family 6, AMD from
+	 * family 0Fh) do not need: Linux's smpboot skips it for them too, and
+	 * with it each CPU costs 10 ms of boot.
+	 */
+	if (!init_delay_unneeded())
+		udelay(INIT_DEASSERT_US);
 	for (i = 0; i < 2; i++) {
 		if (lapic_send_ipi(c->c_apic_id, LAPIC_ICR_DM_STARTUP | vec))
 			return -EIO;
@@ -199,10 +217,8 @@ static int smp_init(void)
 	if (!t)
 		return -EINVAL;
 	irq = irq_alloc(&ap_timer_chip);
-	if (irq >= 0 && request_irq((unsigned)irq, ap_timer_interrupt, NULL, "ap-timer") == 0) {
+	if (irq >= 0 && request_irq((unsigned)irq, ap_timer_interrupt, NULL, "ap-timer") == 0)
 		ap_timer_vector = (u8)(IRQ_VECTOR_BASE + irq);
-		ap_timer_count = lapic_timer_count(AP_TIMER_HZ, ap_timer_vector);
-	}
 
 	for (i = 0; i < mi->mi_ncpu && next < NR_CPUS; i++) {
 		const struct acpi_cpu *ac = &mi->mi_cpu[i];

@@ -9,6 +9,7 @@
 errors=(
 	"ahcireset|ahcireset|^usage: ahcireset"
 	"apic|apic x|^usage: apic$"
+	"cpus|cpus x|^usage: cpus$"
 	"bench|bench|^usage: bench"
 	"blkdiscard|blkdiscard|^usage: blkdiscard"
 	"blkid|blkid nosuch|^blkid: nosuch: no such block device"
@@ -34,6 +35,7 @@ errors=(
 	"ide|ide x|^usage: ide$"
 	"iostat|iostat 0|^usage: iostat"
 	"irqs|irqs x|^usage: irqs$"
+	"lscpu|lscpu x|^usage: lscpu$"
 	"ln|ln|^usage: ln"
 	"ls|ls /nosuch|^ls: .*no such file or directory"
 	"lsblk|lsblk nosuch|^lsblk: nosuch: no such block device"
@@ -89,12 +91,13 @@ for e in "${errors[@]}"; do
 done
 
 # Happy paths of the commands no other scenario runs.
-boot commands-happy --timeout 60 --cmdline 'run="apic; buffers; date; dmesg; irqs; lspci; lspci -d 8086::0101; meminfo; params; uptime; selftest -l; profile bench nullb0 randread:qd=1:bs=4K:ios=30000; echo the end"'
+boot commands-happy --timeout 60 --cmdline 'run="apic; buffers; cpus; date; dmesg; irqs; lspci; lspci -d 8086::0101; meminfo; params; uptime; selftest -l; profile bench nullb0 randread:qd=1:bs=4K:ios=30000; echo the end"'
 expect_rc "commands/happy-paths" 0
 expect_out "commands/apic/ok" 'local APIC|8259'
 expect_out "commands/buffers/ok" '^buffer cache: '
 expect_out "commands/date/ok" '^20[0-9]{2}-[01][0-9]-[0-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-5][0-9] UTC$'
 expect_out "commands/dmesg/ok" 'storage stack kernel booting'
+expect_out "commands/cpus/ok" '^CPU  APIC  STATE +TICKS$'
 expect_out "commands/irqs/ok" '^IRQ +CHIP +COUNT +HANDLERS$'
 expect_out "commands/lspci/ok" '^00:00\.0 8086:1237'
 # -d keeps the IDE controller alone: its line once, the host bridge's once.
