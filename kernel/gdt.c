@@ -106,6 +106,7 @@ void gdt_init(void)
 
 	c->c_df_stack_top = boot_df_stack + DF_STACK_SIZE;
 	c->c_state = CPU_ONLINE;
+	c->c_lockstat = lockstat_boot_table;
 	gdt_load_cpu(c);
 	cpu_table[0] = c;
 	nr_cpus_online = 1;

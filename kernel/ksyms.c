@@ -79,3 +79,36 @@ void backtrace_print(u32 pc, u32 ebp)
 	if (repeats)
 		printk(KERN_EMERG "  ... the frame above %u more times\n", repeats);
 }
+
+/*
+ * The return addresses of the frame-pointer chain from (pc, ebp), pc
+ * first: at most max of them.  For a CPU that records its own stack to be
+ * printed by another (kernel/nmi.c).
+ */
+int backtrace_collect(u32 pc, u32 ebp, u32 *pcs, int max)
+{
+	int n = 0;
+
+	if (max > 0)
+		pcs[n++] = pc;
+	while (n < max) {
+		const u32 *frame = (const u32 *)ebp;
+
+		if (ebp < PAGE_OFFSET || (ebp & 3) || ebp > 0xfffffff0u || frame[1] == 0)
+			break;
+		pcs[n++] = frame[1];
+		if (frame[0] <= ebp)
+			break;
+		ebp = frame[0];
+	}
+	return n;
+}
+
+/* Print what backtrace_collect() gathered, one frame a line. */
+void backtrace_print_pcs(const u32 *pcs, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		print_frame(pcs[i]);
+}

@@ -11,5 +11,7 @@
 const char *ksym_lookup(u32 addr, u32 *offset);
 /* Print "  [<addr>] name+0xoff" for pc, then walk the saved-EBP chain. */
 void backtrace_print(u32 pc, u32 ebp);
+int backtrace_collect(u32 pc, u32 ebp, u32 *pcs, int max);
+void backtrace_print_pcs(const u32 *pcs, int n);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "kernel/compiler.h"
 #include "kernel/desc.h"
+#include "kernel/lockdep.h"
 
 #define NR_CPUS		64
 
@@ -22,7 +23,10 @@ enum cpu_state {
 	CPU_STARTING,		/* start-up IPIs sent, not yet in ap_main */
 	CPU_ONLINE,		/* running kernel code */
 	CPU_FAILED,		/* did not answer its start-up IPIs in time */
+	CPU_STOPPED,		/* halted for good by a panic on another CPU */
 };
+
+#define NMI_BACKTRACE_MAX	12	/* frames an NMI sample keeps */
 
 struct trap_frame;
 
@@ -37,6 +41,23 @@ struct cpu {
 	u32			c_irq_seq;	/* [c] interrupts taken: the idle poll watches it */
 	u64			c_ticks;	/* [c] local timer ticks (application CPUs) */
 	u32			c_call_seq;	/* [c] the last cross-CPU call it ran */
+
+	/* kernel/nmi.c: what another CPU asked of this one by NMI, and the answer. */
+	u32			c_nmi_req;	/* [a] NMI_REQ_* */
+	u32			c_nmi_seq;	/* [a] samples taken */
+	u32			c_nmi_npcs;	/* [a] frames in c_nmi_pcs */
+	u32			c_nmi_pcs[NMI_BACKTRACE_MAX];
+
+	/* kernel/lockdep.c: this CPU's lock statistics and the locks it holds. */
+	struct lockstat_entry	*c_lockstat;	/* [c] LOCKSTAT_SLOTS of them */
+	struct lockdep_held	c_held[LOCKDEP_HELD_MAX]; /* [c] */
+	u32			c_nheld;	/* [c] */
+	bool			c_in_lockdep;	/* [c] its report takes locks too */
+
+	/* kernel/watchdog.c: kept by the one CPU that watches this one. */
+	u64			c_wd_ticks;	/* c_ticks at the last look */
+	u64			c_wd_since_ms;	/* when c_ticks last moved */
+	bool			c_wd_reported;	/* this stall was reported */
 
 	/* Descriptor tables and the double-fault task: see kernel/gdt.c. */
 	u64			c_gdt[GDT_ENTRIES] __aligned(8);	/* [I] */

@@ -16,7 +16,9 @@ static inline u32 num_online_cpus(void) { return READ_ONCE(nr_cpus_online); }
 
 static inline const char *cpu_state_name(u32 state)
 {
-	static const char *const names[] = { "absent", "starting", "online", "failed" };
+	static const char *const names[] = {
+		"absent", "starting", "online", "failed", "stopped"
+	};
 
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
 }
@@ -25,5 +27,18 @@ static inline const char *cpu_state_name(u32 state)
 int smp_call_function(void (*fn)(void *data), void *data);
 int smp_call_start(void (*fn)(void *data), void *data);
 int smp_call_finish(void);
+
+/* kernel/nmi.c: reaching a CPU whatever its interrupt flag (see there). */
+#define NMI_REQ_STOP		1
+#define NMI_REQ_SAMPLE		2
+struct trap_frame;
+bool nmi_handle(const struct trap_frame *tf);
+void smp_stop_others(void);
+int nmi_sample(struct cpu *c, u32 *pcs, u32 max);
+
+/* kernel/watchdog.c: called from every CPU's tick. */
+void watchdog_tick(void);
+extern u32 watchdog_reports;
+extern unsigned watchdog_ms;
 
 #endif

@@ -1,14 +1,20 @@
 /*
  * `cpus` (also `lscpu`): the processors, their APIC IDs and states, and
  * the local timer ticks each has taken -- a CPU whose count stands still
- * is not taking interrupts.  A read-only view with no lock: counts move
- * while they are printed.
+ * is not taking interrupts.  `lockstat`: the lock classes CPUs found
+ * busy, summed over the per-CPU tables of kernel/lockdep.c, the longest
+ * total wait first.  Read-only views with no lock: counts move while
+ * they are printed.
  */
 #include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/errno.h"
 #include "kernel/shell.h"
 #include "kernel/smp.h"
+#include "kernel/time.h"
+#include "kernel/mm/slab.h"
+#include "lib/sort.h"
+#include "lib/string.h"
 
 static int cmd_cpus(int argc, char **argv)
 {
@@ -33,3 +39,78 @@ static int cmd_lscpu(int argc, char **argv)
 	return cmd_cpus(argc, argv);
 }
 SHELL_COMMAND("lscpu", cmd_lscpu, "lscpu", "the same as cpus");
+
+/* One row of `lockstat`: a class summed over every CPU. */
+struct lockstat_row {
+	const char	*name;
+	u64		contended, wait, max;
+};
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct lockstat_row *x = a, *y = b;
+
+	return x->wait < y->wait ? 1 : x->wait > y->wait ? -1 : 0;
+}
+
+static u64 cycles_to_us(u64 c)
+{
+	return tsc_khz() ? c * 1000 / tsc_khz() : 0;
+}
+
+/* Sum every CPU's table into rows, one per class name; the number of rows. */
+static u32 lockstat_rows(struct lockstat_row *rows, u32 max)
+{
+	struct cpu *c;
+	u32 n = 0, i, s, r;
+
+	for_each_cpu(c, i) {
+		for (s = 0; c->c_lockstat && s < LOCKSTAT_SLOTS; s++) {
+			const struct lockstat_entry *e = &c->c_lockstat[s];
+
+			if (!e->ls_name)
+				continue;
+			for (r = 0; r < n && strcmp(rows[r].name, e->ls_name); r++)
+				;
+			if (r == n) {
+				if (n == max)
+					continue;
+				rows[n++] = (struct lockstat_row){ .name = e->ls_name };
+			}
+			rows[r].contended += e->ls_contended;
+			rows[r].wait += e->ls_wait_cycles;
+			rows[r].max = max(rows[r].max, e->ls_max_cycles);
+		}
+	}
+	return n;
+}
+
+static int cmd_lockstat(int argc, char **argv)
+{
+	struct lockstat_row *rows;
+	u32 n, i;
+
+	if (argc == 2 && !strcmp(argv[1], "reset")) {
+		lockstat_reset();
+		return 0;
+	}
+	if (argc != 1)
+		return -EINVAL;
+	rows = kmalloc(LOCKSTAT_SLOTS * 2 * sizeof(*rows), GFP_KERNEL);
+	if (!rows)
+		return -ENOMEM;
+	n = lockstat_rows(rows, LOCKSTAT_SLOTS * 2);
+	sort(rows, n, sizeof(*rows), row_cmp);
+	kprintf("%-24s %10s %12s %10s\n", "LOCK", "CONTENDED", "WAIT-US", "MAX-US");
+	for (i = 0; i < n; i++)
+		kprintf("%-24s %10llu %12llu %10llu\n", rows[i].name,
+			(unsigned long long)rows[i].contended,
+			(unsigned long long)cycles_to_us(rows[i].wait),
+			(unsigned long long)cycles_to_us(rows[i].max));
+	kprintf("%u lock classes contended on %u CPUs%s\n", n, num_online_cpus(),
+		lockdep_on ? "; lock order checked (lockdep=1)" : "");
+	kfree(rows);
+	return 0;
+}
+SHELL_COMMAND("lockstat", cmd_lockstat, "lockstat [reset]",
+	      "locks CPUs found busy: how often, how long they waited");

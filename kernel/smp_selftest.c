@@ -8,6 +8,7 @@
  * generously and never measure rates.
  */
 #include "kernel/console.h"
+#include "kernel/lockdep.h"
 #include "kernel/cpu.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
@@ -144,3 +145,71 @@ static int test_lock_torture(void)
 	return 0;
 }
 SELFTEST("kernel/smp/lock_torture", test_lock_torture);
+
+/*
+ * The watchdog: the other CPUs spin with interrupts off (inside the
+ * cross-CPU call) longer than a threshold lowered for the test; the CPU
+ * that watches CPU 1 -- this one, CPU 0 -- must report it.
+ */
+#define SMP_ST_STALL_MS		1200
+#define SMP_ST_WATCHDOG_MS	300
+
+static void stall(void *unused)
+{
+	u64 end = ktime_ms() + SMP_ST_STALL_MS;
+
+	while (ktime_ms() < end)
+		cpu_relax();
+}
+
+static int test_watchdog(void)
+{
+	unsigned saved = watchdog_ms;
+	u32 before = READ_ONCE(watchdog_reports);
+	int err;
+
+	if (num_online_cpus() < 2) {
+		kprintf("smp: one CPU: nobody to watch\n");
+		return 0;
+	}
+	watchdog_ms = SMP_ST_WATCHDOG_MS;
+	err = smp_call_function(stall, NULL);
+	watchdog_ms = saved;
+	ST_EQ(err, 0);
+	if (READ_ONCE(watchdog_reports) == before)
+		return st_fail("CPUs spun %u ms with interrupts off, the watchdog (%u ms) said nothing",
+			       SMP_ST_STALL_MS, SMP_ST_WATCHDOG_MS);
+	return 0;
+}
+SELFTEST("kernel/smp/watchdog", test_watchdog);
+
+/*
+ * The lock-order checker sees a deliberate inversion: A then B, later B
+ * then A (one after the other, so nothing deadlocks).  Runs with
+ * lockdep=1 only: the checker is off otherwise.
+ */
+static int test_lockdep(void)
+{
+	static DEFINE_SPINLOCK(lockdep_test_a);
+	static DEFINE_SPINLOCK(lockdep_test_b);
+	u32 before = READ_ONCE(lockdep_inversions);
+	unsigned long flags;
+
+	if (!lockdep_on) {
+		kprintf("smp: lockdep off (boot with lockdep=1 to check lock order)\n");
+		return 0;
+	}
+	spin_lock_irqsave(&lockdep_test_a, flags);
+	spin_lock(&lockdep_test_b);
+	spin_unlock(&lockdep_test_b);
+	spin_unlock_irqrestore(&lockdep_test_a, flags);
+	ST_EQ(READ_ONCE(lockdep_inversions), before);
+
+	spin_lock_irqsave(&lockdep_test_b, flags);
+	spin_lock(&lockdep_test_a);
+	spin_unlock(&lockdep_test_a);
+	spin_unlock_irqrestore(&lockdep_test_b, flags);
+	ST_EQ(READ_ONCE(lockdep_inversions), before + 1);
+	return 0;
+}
+SELFTEST("kernel/smp/lockdep_inversion", test_lockdep);

@@ -65,6 +65,7 @@ static const struct irq_chip ap_timer_chip = {
 static irqreturn_t ap_timer_interrupt(unsigned irq, void *data)
 {
 	this_cpu()->c_ticks++;
+	watchdog_tick();
 	return IRQ_HANDLED;
 }
 
@@ -132,13 +133,16 @@ static struct cpu *ap_alloc(u32 id, u32 apic_id)
 	struct cpu *c = kzalloc(sizeof(*c), GFP_KERNEL);
 	u8 *stack = kmalloc(AP_STACK_SIZE, GFP_KERNEL);
 	u8 *df_stack = kmalloc(AP_DF_STACK_SIZE, GFP_KERNEL);
+	struct lockstat_entry *ls = kzalloc(LOCKSTAT_SLOTS * sizeof(*ls), GFP_KERNEL);
 
-	if (!c || !stack || !df_stack) {
+	if (!c || !stack || !df_stack || !ls) {
 		kfree(c);
 		kfree(stack);
 		kfree(df_stack);
+		kfree(ls);
 		return NULL;
 	}
+	c->c_lockstat = ls;
 	c->c_self = c;
 	c->c_id = id;
 	c->c_apic_id = apic_id;

@@ -23,11 +23,15 @@ void spin_lock_init(spinlock_t *l, const char *name)
  */
 void spin_lock_contended(spinlock_t *l, u16 ticket, const char *where)
 {
+	u64 t0;
+
 	if (SPINLOCK_DEBUG && READ_ONCE(l->sl_owner_cpu) == this_cpu())
 		panic("spin_lock: %s already held by this CPU (taken at %s, again at %s)",
 		      l->sl_name ? l->sl_name : "?", l->sl_owner, where);
+	t0 = rdtsc();
 	while ((u16)READ_ONCE(l->sl_ticket) != ticket)
 		cpu_relax();
+	lockstat_contended(l, rdtsc() - t0);
 }
 
 void spin_unlock_unheld(spinlock_t *l, const char *where)

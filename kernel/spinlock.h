@@ -70,6 +70,8 @@ static inline void __spin_lock(spinlock_t *l, const char *where)
 		spin_lock_contended(l, (u16)(t >> 16), where);
 	l->sl_owner = where;
 	l->sl_owner_cpu = this_cpu();
+	if (unlikely(lockdep_on))
+		lockdep_acquire(l, where);
 }
 
 static inline void __spin_unlock(spinlock_t *l, const char *where)
@@ -78,6 +80,8 @@ static inline void __spin_unlock(spinlock_t *l, const char *where)
 
 	if (SPINLOCK_DEBUG && unlikely(!spin_word_locked(t)))
 		spin_unlock_unheld(l, where);
+	if (unlikely(lockdep_on))
+		lockdep_release(l);
 	l->sl_owner = NULL;
 	l->sl_owner_cpu = NULL;
 	/* Only the holder writes the low half: a plain release store. */
@@ -94,6 +98,8 @@ static inline bool __spin_trylock(spinlock_t *l, const char *where)
 		return false;
 	l->sl_owner = where;
 	l->sl_owner_cpu = this_cpu();
+	if (unlikely(lockdep_on))
+		lockdep_acquire(l, where);
 	return true;
 }
 

@@ -15,6 +15,7 @@
  * PM timer or the HPET (kernel/time_ref.c) and, once the local APIC is
  * up, its timer is the tick (time_start_apic_tick, kernel/lapic.c).
  */
+#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/timer.h"
 #include "kernel/cpu.h"
@@ -151,6 +152,8 @@ void mdelay(u32 ms)
 static void time_tick(void)
 {
 	ticks++;
+	this_cpu()->c_ticks++;
+	watchdog_tick();
 	profile_tick(get_irq_regs()->eip);
 	timer_tick();
 }

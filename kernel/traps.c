@@ -11,6 +11,7 @@
  */
 #include "kernel/desc.h"
 #include "kernel/percpu.h"
+#include "kernel/smp.h"
 #include "kernel/cpu.h"
 #include "kernel/irqchip.h"
 #include "kernel/irq.h"
@@ -34,6 +35,7 @@ _Static_assert(sizeof(struct idt_gate) == 8, "IDT gate");
 #define GATE_INTR32	0x8E	/* present, ring 0, 32-bit interrupt gate */
 #define GATE_TASK	0x85	/* present, ring 0, task gate */
 
+#define VEC_NMI			2
 #define VEC_DOUBLE_FAULT	8
 #define VEC_PAGE_FAULT		14
 
@@ -202,7 +204,7 @@ void trap_dispatch(struct trap_frame *tf)
 	this_cpu()->c_trap_depth++;
 	if (tf->vector >= IRQ_VECTOR_BASE)
 		irq_dispatch(tf->vector - IRQ_VECTOR_BASE, tf);
-	else
+	else if (tf->vector != VEC_NMI || !nmi_handle(tf))
 		exception(tf);
 	this_cpu()->c_trap_depth--;
 }

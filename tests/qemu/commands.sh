@@ -35,6 +35,7 @@ errors=(
 	"ide|ide x|^usage: ide$"
 	"iostat|iostat 0|^usage: iostat"
 	"irqs|irqs x|^usage: irqs$"
+	"lockstat|lockstat x|^usage: lockstat"
 	"lscpu|lscpu x|^usage: lscpu$"
 	"ln|ln|^usage: ln"
 	"ls|ls /nosuch|^ls: .*no such file or directory"

@@ -10,6 +10,7 @@ for n in 1 2 4 8; do
 	expect_rc "smp/$n/selftests" 0
 	expect_out "smp/$n/summary" '^selftest: [1-9][0-9]* passed, 0 failed'
 	expect_out "smp/$n/timers" "^smp: $n CPUs online, every other CPU's timer ticks"
+	expect_out "smp/$n/watchdog" "$([ $n -gt 1 ] && echo "watchdog: CPU 1 stuck with interrupts off" || echo "one CPU: nobody to watch")"
 	expect_no_out "smp/$n/no-failed-cpu" 'did not start|not delivered|took a call'
 	[ $n -gt 1 ] && expect_out "smp/$n/online" "smp: $n of $n CPUs online"
 done
@@ -34,3 +35,27 @@ boot smp-uefi --iso --mb2 --firmware uefi --machine q35 --timeout 300 \
 	--cmdline 'selftest=kernel/smp/*' -- -smp 2
 expect_rc "smp/uefi/selftests" 0
 expect_out "smp/uefi/online" 'smp: 2 of 2 CPUs online'
+
+# A panic stops every other CPU, each saying where it was.
+boot smp-panic --machine q35 --timeout 120 --cmdline 'run="crash panic"' -- -smp 4
+expect_rc "smp/panic/fails-run" 1
+expect_out "smp/panic/reported" 'Kernel panic: crash command \(CPU 0\)'
+for c in 1 2 3; do
+	expect_out "smp/panic/cpu$c-stopped" "\] CPU $c stopped at c[0-9a-f]+"
+done
+expect_out "smp/panic/ap-backtrace" '\[<c[0-9a-f]+>\] ap_main\+0x'
+
+# The lock-order checker on every self-test with four CPUs: the one
+# deliberate inversion is reported with both call sites, and no other.
+boot smp-lockdep --machine q35 --mem 512M --timeout 300 --cmdline 'lockdep=1 selftest=*' -- -smp 4
+expect_rc "smp/lockdep/selftests" 0
+expect_out "smp/lockdep/caught" 'lockdep: lock order inversion on CPU [0-9]+: lockdep_test_b \(taken at kernel/smp_selftest.c:[0-9]+\) then lockdep_test_a'
+expect_out "smp/lockdep/other-site" 'lockdep:   but earlier lockdep_test_a \(taken at kernel/smp_selftest.c:[0-9]+\) then lockdep_test_b'
+n=$(grep -c 'lock order inversion' "$out")
+if [ "$n" = 1 ]; then ok "smp/lockdep/only-the-deliberate-one"; else notok "smp/lockdep/only-the-deliberate-one" "$n inversions reported (see $out)"; fi
+
+# lockstat after the torture: the torture lock was found busy.
+boot smp-lockstat --machine q35 --timeout 120 --cmdline 'run="selftest kernel/smp/lock_torture; lockstat"' -- -smp 4
+expect_rc "smp/lockstat/runs" 0
+expect_out "smp/lockstat/header" '^LOCK +CONTENDED +WAIT-US +MAX-US$'
+expect_out "smp/lockstat/torture-row" '^torture +[1-9][0-9]* '
