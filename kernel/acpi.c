@@ -272,20 +272,17 @@ static void madt_cpu(struct acpi_madt_info *mi, u32 apic_id, u32 uid, u32 flags,
 {
 	unsigned i;
 
+	for (i = 0; i < mi->mi_ncpu; i++)
+		if (mi->mi_cpu[i].cpu_apic_id == apic_id && (flags & ACPI_MADT_LAPIC_ENABLED))
+			return;
 	if (flags & (ACPI_MADT_LAPIC_ENABLED | ACPI_MADT_LAPIC_ONLINE_CAPABLE))
 		mi->mi_ncpus++;
 	if (!(flags & ACPI_MADT_LAPIC_ENABLED)) {
 		mi->mi_ncpus_disabled++;
 		return;
 	}
-	if ((!x2 && apic_id == 0xff) || (x2 && apic_id == 0xffffffffu)) {
-		mi->mi_dropped++;
-		return;
-	}
-	for (i = 0; i < mi->mi_ncpu; i++)
-		if (mi->mi_cpu[i].cpu_apic_id == apic_id)
-			return;
-	if (mi->mi_ncpu == ACPI_MAX_CPUS) {
+	if ((!x2 && apic_id == 0xff) || (x2 && apic_id == 0xffffffffu) ||
+	    mi->mi_ncpu == ACPI_MAX_CPUS) {
 		mi->mi_dropped++;
 		return;
 	}

@@ -392,6 +392,34 @@ static void test_madt_malformed(void)
 	CHECK_EQ(acpi_madt_parse(madt_buf, 20, &mi), -EIO);
 }
 
+/* Processor entries: only enabled ones are kept, each APIC ID once. */
+static void test_madt_cpus(void)
+{
+	static const u8 e[] = {
+		ACPI_MADT_LAPIC, 8, 0, 0, 1, 0, 0, 0,		/* uid 0, APIC 0, enabled */
+		ACPI_MADT_LAPIC, 8, 1, 1, 0, 0, 0, 0,		/* disabled */
+		ACPI_MADT_LAPIC, 8, 2, 2, 2, 0, 0, 0,		/* online-capable: not yet */
+		ACPI_MADT_LAPIC, 8, 3, 0xff, 1, 0, 0, 0,	/* APIC ID 0xff: not an address */
+		ACPI_MADT_X2APIC, 16, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 7, 0, 0, 0,	  /* APIC 1 */
+		ACPI_MADT_X2APIC, 16, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 8, 0, 0, 0,	  /* APIC 0 again */
+		ACPI_MADT_X2APIC, 16, 0, 0, 0x2c, 1, 0, 0, 1, 0, 0, 0, 9, 0, 0, 0, /* APIC 300 */
+	};
+	struct acpi_madt_info mi;
+	u32 len = madt_with(e, sizeof(e));
+
+	CHECK_EQ(acpi_madt_parse(madt_buf, len, &mi), 0);
+	CHECK_EQ(mi.mi_ncpu, 3);
+	CHECK_EQ(mi.mi_cpu[0].cpu_apic_id, 0);
+	CHECK(!mi.mi_cpu[0].cpu_x2apic);
+	CHECK_EQ(mi.mi_cpu[1].cpu_apic_id, 1);
+	CHECK_EQ(mi.mi_cpu[1].cpu_uid, 7);
+	CHECK(mi.mi_cpu[1].cpu_x2apic);
+	CHECK_EQ(mi.mi_cpu[2].cpu_apic_id, 300);
+	CHECK_EQ(mi.mi_ncpus, 5);
+	CHECK_EQ(mi.mi_ncpus_disabled, 2);
+	CHECK_EQ(mi.mi_dropped, 1);
+}
+
 static void test_isa_route(void)
 {
 	struct acpi_madt_info mi;
@@ -454,6 +482,7 @@ static const struct unit_case cases[] = {
 	{ "rsdp_rejects", test_rsdp_rejects },
 	{ "table_rejects", test_table_rejects },
 	{ "madt_malformed", test_madt_malformed },
+	{ "madt_cpus", test_madt_cpus },
 	{ "isa_route", test_isa_route },
 	{ "apic_encode", test_apic_encode },
 };
