@@ -70,7 +70,6 @@ static irqreturn_t ap_timer_interrupt(unsigned irq, void *data)
 }
 
 /* The AP's C entry (from ap_start, on its own stack and page tables). */
-void __noreturn ap_main(struct cpu *c);
 void __noreturn ap_main(struct cpu *c)
 {
 	if (READ_ONCE(c->c_state) != CPU_STARTING)

@@ -23,8 +23,12 @@
 #define TR_CODE_MAX	0x100	/* the code fits below TR_GDTR */
 
 #ifndef __ASSEMBLER__
+#include "kernel/compiler.h"
 extern const char smp_trampoline_start[], smp_trampoline_pm[], smp_trampoline_end[];
 void ap_start(void);
+struct cpu;
+/* kernel/smpboot.c: where ap_start goes, on the CPU's own stack. */
+void __noreturn ap_main(struct cpu *c);
 #endif
 
 #endif
