@@ -37,8 +37,8 @@ bool fat_bpb_plausible(const u8 *sec)
 		return false;
 	if (!(bs->bs_jmpboot[0] == 0xEB && bs->bs_jmpboot[2] == 0x90) && bs->bs_jmpboot[0] != 0xE9)
 		return false;
-	return is_pow2(bps) && bps >= FAT_MIN_SECTOR && bps <= FAT_MAX_SECTOR &&
-	       is_pow2(bs->bpb_secperclus) && bs->bpb_numfats != 0;
+	/* An MBR's boot code may start with a jump too, but never has a sector size there. */
+	return is_pow2(bps) && bps >= FAT_MIN_SECTOR && bps <= FAT_MAX_SECTOR;
 }
 
 static void fat_copy_label(struct fat_geom *g, const u8 *lab)

@@ -53,7 +53,10 @@ enum fat_entry_kind {
 };
 
 /* fat_bpb.c */
-/* Does @sec (one 512-byte boot sector at least) look like a FAT boot sector at all? */
+/*
+ * Does @sec (512 bytes at least) look like a FAT boot sector at all: the
+ * signature, a jump, a sector size?  The rest is fat_bpb_parse()'s to judge.
+ */
 bool fat_bpb_plausible(const u8 *sec);
 /*
  * Check the boot sector in @sec (@len bytes, at least 512) of a device of

@@ -170,13 +170,15 @@ int fat_alloc(struct fat_fs *fs, u32 prev, u32 *out)
 }
 
 /*
- * Free the chain from @start.  A chain that turns bad (out of range,
- * free, looping back onto freed entries) ends the walk there: what is
- * freed is freed, the rest is left for fsck.
+ * Free the chain from @start.  A chain that turns bad (out of range, or
+ * reaching a free entry, which is where a loop ends once its clusters are
+ * freed) ends the walk there, reported: what is freed is freed, the rest
+ * is left for fsck.  0 or an I/O error.
  */
 int fat_free_chain(struct fat_fs *fs, u32 start)
 {
 	const struct fat_geom *g = &fs->fs_g;
+	enum fat_entry_kind kind;
 	u32 c = start, v, n;
 	int err;
 
@@ -185,8 +187,9 @@ int fat_free_chain(struct fat_fs *fs, u32 start)
 		if (err)
 			return err;
 		if (v == 0) {
-			fat_error(fs, "freeing cluster %u, already free", c);
-			return -EUCLEAN;
+			fat_error(fs, "freeing the chain from cluster %u: cluster %u is already "
+				  "free", start, c);
+			return 0;
 		}
 		err = fat_set(fs, c, 0);
 		if (err)
@@ -195,10 +198,19 @@ int fat_free_chain(struct fat_fs *fs, u32 start)
 			fs->fs_free++;
 		if (c < fs->fs_next_free)
 			fs->fs_next_free = c;
-		if (fat_entry_kind(g, v) != FAT_ENT_NEXT)
+		kind = fat_entry_kind(g, v);
+		if (kind == FAT_ENT_EOC)
 			return 0;
+		if (kind != FAT_ENT_NEXT) {
+			fat_error(fs, "freeing the chain from cluster %u: cluster %u links to "
+				  "%#x; the rest is left for fsck", start, c, v);
+			return 0;
+		}
 		c = v;
 	}
+	if (!fat_valid_cluster(g, c))
+		fat_error(fs, "freeing the chain from cluster %u: cluster %u is outside the "
+			  "volume", start, c);
 	return 0;
 }
 

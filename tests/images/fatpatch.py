@@ -7,6 +7,7 @@ itself (fatgen103 layout), so the tests need no other tool's idea of it.
   fatpatch.py IMG bpb OFFSET SIZE VALUE   boot sector field (1, 2 or 4 bytes)
   fatpatch.py IMG info                    type clusters data_start csize
   fatpatch.py IMG rootslot N HEX          overwrite root directory slot N (FAT12/16)
+  fatpatch.py IMG rootget N               print root directory slot N in hex
 """
 import struct
 import sys
@@ -66,6 +67,9 @@ def main():
         elif op == 'rootslot':
             f.seek(g['root'] * g['bps'] + int(sys.argv[3]) * 32)
             f.write(bytes.fromhex(sys.argv[4]))
+        elif op == 'rootget':
+            f.seek(g['root'] * g['bps'] + int(sys.argv[3]) * 32)
+            print(f.read(32).hex())
         else:
             sys.exit('unknown operation ' + op)
 
