@@ -8,9 +8,8 @@
  * Structure").  Unlink frees the entry at once and the clusters when the
  * last reference to the file goes.  Rename frees the old entry and writes
  * the new one (putting the old back if that fails), moves a directory's
- * ".." along, and refuses to
- * move a directory into itself.  FAT has no hard links or symlinks: those
- * ops are absent and the VFS answers -EPERM.
+ * ".." along, and refuses to move a directory into itself.  FAT has no
+ * hard links or symlinks: those ops are absent and the VFS answers -EPERM.
  */
 #include "fs/fat/fat.h"
 #include "kernel/errno.h"

@@ -81,6 +81,8 @@ for t in 12 16 32; do
 	rmdir /d/New-Directory
 	mv /d/newfile.txt /d/NewFile.TXT
 	write /d/many/one-more-in-the-big-directory.txt x
+	write /d/Long-name-file-A.txt a
+	write /d/Long-name-file-B.txt b
 	S
 	printf 'hello,world' >"$model/newfile.txt"
 	printf 'replaced' >"$model/UPPER.TXT"
@@ -104,12 +106,20 @@ for t in 12 16 32; do
 	rm "$model/size1.dat"
 	mv "$model/newfile.txt" "$model/NewFile.TXT"
 	printf 'x' >"$model/many/one-more-in-the-big-directory.txt"
+	printf 'a' >"$model/Long-name-file-A.txt"
+	printf 'b' >"$model/Long-name-file-B.txt"
 	$FSCLI -t vfat "$img" <$T/script >$T/out 2>&1
 	check "fat$t/write_clean_exit" test $? -eq 0
-	check "fat$t/write_all_ops_succeeded" test "$(grep -c '^= 0$' $T/out)" -eq 16
+	check "fat$t/write_all_ops_succeeded" test "$(grep -c '^= 0$' $T/out)" -eq 18
 	check "fat$t/rmdir_nonempty_refused" grep -qx -- "= -39" $T/out
 	check "fat$t/fsck_fat_clean_after_writes" fsck.fat -n "$img"
 	rm -rf $T/out$t && mkdir $T/out$t
 	mcopy -s -n -i "$img" ::/ $T/out$t/ >/dev/null 2>&1
 	check "fat$t/mtools_reads_model_tree" diff -r "$model" $T/out$t
+	# Short names as Windows makes them: basis, then ~1, ~2 for the next clash;
+	# times from the clock (the host fake says 2023-11-14 22:13:20 UTC).
+	mdir -i "$img" ::/ >$T/mdir 2>&1
+	check "fat$t/short_name_tail_1" grep -qE '^LONG-N~1 TXT +1 2023-11-14 +22:13 +Long-name-file-A.txt$' $T/mdir
+	check "fat$t/short_name_tail_2" grep -qE '^LONG-N~2 TXT +1 2023-11-14 +22:13 +Long-name-file-B.txt$' $T/mdir
+	check "fat$t/case_only_name_keeps_basis" grep -qE '^NEWFILE +TXT +11 .* NewFile.TXT$' $T/mdir
 done
