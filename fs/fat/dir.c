@@ -143,33 +143,80 @@ static int fat_short_taken(struct fat_node *dir, const u8 sn[11], struct fat_ite
 	return r;
 }
 
-/* The short name for @name in @dir (unique there) into de->de_name; 1 if it needs no long name. */
+#define FAT_TAIL_MAP	4096	/* tails ~1..~4095 found in one pass of the directory */
+
+/* The ~N tail of short name @sn if it is @basis with that tail, else 0. */
+static u32 fat_tail_of(const u8 basis[11], const u8 sn[11])
+{
+	u8 cand[11];
+	u32 n = 0;
+	int i = 0;
+
+	while (i < 8 && sn[i] != '~')
+		i++;
+	if (i == 8)
+		return 0;
+	for (i++; i < 8 && sn[i] >= '0' && sn[i] <= '9' && n < 1000000; i++)
+		n = n * 10 + (u32)(sn[i] - '0');
+	if (n == 0 || n > FAT_MAX_TAIL)
+		return 0;
+	fat_short_tail(basis, n, cand);
+	return memcmp(cand, sn, 11) ? 0 : n;
+}
+
+/*
+ * The short name for @name in @dir (unique there) into de->de_name; 1 if
+ * it needs no long name.  One pass over the directory notes whether the
+ * basis is taken and which tails are; the lowest free tail wins (a
+ * directory that used up ~1..~4095 of one basis is searched further one
+ * tail at a time).
+ */
 static int fat_pick_short(struct fat_node *dir, const char *name, size_t len,
 			  struct fat_dirent *de, struct fat_iter *it)
 {
-	u8 basis[11];
+	u8 basis[11], *used = NULL;
+	bool basis_taken = false;
 	u32 n;
 	int kind, r;
 
 	kind = fat_short_basis(name, len, basis);
 	if (kind < 0)
 		return kind;
-	if (kind > 0) {
-		r = fat_short_taken(dir, basis, it);
-		if (r < 0)
-			return r;
-		if (!r) {
-			memcpy(de->de_name, basis, 11);
-			return kind == 1;
+	used = kzalloc(FAT_TAIL_MAP / 8, GFP_KERNEL);
+	if (!used)
+		return -ENOMEM;
+	it->it_idx = 0;
+	while ((r = fat_dir_next(dir, it)) == 1) {
+		n = fat_tail_of(basis, it->it_de.de_name);
+		if (n && n < FAT_TAIL_MAP)
+			used[n / 8] |= (u8)(1 << (n % 8));
+		if (!memcmp(it->it_de.de_name, basis, 11))
+			basis_taken = true;
+	}
+	if (r < 0)
+		goto out;
+	if (kind > 0 && !basis_taken) {
+		memcpy(de->de_name, basis, 11);
+		r = kind == 1;
+		goto out;
+	}
+	for (n = 1; n < FAT_TAIL_MAP; n++) {
+		if (!(used[n / 8] & (1 << (n % 8)))) {
+			fat_short_tail(basis, n, de->de_name);
+			r = 0;
+			goto out;
 		}
 	}
-	for (n = 1; n <= FAT_MAX_TAIL; n++) {
+	for (r = -ENOSPC; n <= FAT_MAX_TAIL; n++) {
 		fat_short_tail(basis, n, de->de_name);
 		r = fat_short_taken(dir, de->de_name, it);
 		if (r <= 0)
-			return r;
+			break;
+		r = -ENOSPC;
 	}
-	return -ENOSPC;
+out:
+	kfree(used);
+	return r;
 }
 
 /*

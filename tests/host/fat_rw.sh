@@ -123,3 +123,22 @@ for t in 12 16 32; do
 	check "fat$t/short_name_tail_2" grep -qE '^LONG-N~2 TXT +1 2023-11-14 +22:13 +Long-name-file-B.txt$' $T/mdir
 	check "fat$t/case_only_name_keeps_basis" grep -qE '^NEWFILE +TXT +11 .* NewFile.TXT$' $T/mdir
 done
+
+# Directories that grow: 1000 new long-named entries in a new directory
+# (clusters added as it fills, ~N tails found in one pass per name), and
+# a fixed FAT16 root filled to the last slot: ENOSPC, and still clean.
+for t in 16 32; do
+	img=$T/grow$t.img
+	mkfat "$img" $t $([ $t = 16 ] && echo 24M || echo 48M) 1
+	printf '%s\n' "mkdir /d/grow" "touchn /d/grow 1000" "touchn /d 600" |
+		timeout 300 $FSCLI -t vfat "$img" >$T/out 2>&1
+	check "grow$t/clean_exit" test $? -eq 0
+	check "grow$t/1000_entries_created" test "$(sed -n 3p $T/out)" = "= 0"
+	check "grow$t/fsck_clean" fsck.fat -n "$img"
+	check "grow$t/mtools_lists_1000" test "$(mdir -b -i "$img" ::/grow | wc -l)" -eq 1000
+	if [ $t = 16 ]; then
+		check "grow16/fixed_root_full_ENOSPC" test "$(sed -n 4p $T/out)" = "= -28"
+	else
+		check "grow32/root_is_a_chain_and_grows" test "$(sed -n 4p $T/out)" = "= 0"
+	fi
+done
