@@ -108,9 +108,32 @@ static const struct bdev_fs_probe ext2_blkid = {
 	.fp_probe	= ext2_blkid_probe,
 };
 
+/* blkid's view of a FAT volume, as util-linux prints it: TYPE="vfat", UUID="XXXX-XXXX". */
+static int fat_blkid_probe(struct block_device *bdev, struct bdev_fs_info *info)
+{
+	char uuid[10], label[12];
+	u32 type;
+	int r;
+
+	r = fat_read_id(bdev, uuid, label, &type);
+	if (r != 1)
+		return r;
+	str_copy(info->fi_type, "vfat", sizeof(info->fi_type));
+	str_copy(info->fi_uuid, uuid, sizeof(info->fi_uuid));
+	str_copy(info->fi_label, label, sizeof(info->fi_label));
+	return 1;
+}
+
+static const struct bdev_fs_probe fat_blkid = {
+	.fp_name	= "vfat",
+	.fp_probe	= fat_blkid_probe,
+};
+
 static int fs_blkid_init(void)
 {
-	return bdev_register_fs_probe(&ext2_blkid);
+	int err = bdev_register_fs_probe(&ext2_blkid);
+
+	return err ? err : bdev_register_fs_probe(&fat_blkid);
 }
 fs_initcall(fs_blkid_init);
 

@@ -255,4 +255,12 @@ extern const struct vfs_fstype ext2_fstype;
 /* 1 and the filesystem's UUID and label (terminated) if @bdev holds ext2, 0 if not, -errno. */
 int ext2_read_id(struct block_device *bdev, u8 uuid[16], char label[17]);
 
+/* fs/fat/super.c */
+extern const struct vfs_fstype fat_fstype;
+/*
+ * 1 and the volume ID as "XXXX-XXXX" (@uuid, 10 bytes), the label (@label,
+ * 12 bytes) and the FAT type (12, 16, 32) if @bdev holds FAT, 0 if not, -errno.
+ */
+int fat_read_id(struct block_device *bdev, char *uuid, char *label, u32 *type);
+
 #endif

@@ -3,10 +3,10 @@
 # the tests and `make run` need.  As root it runs apt-get; otherwise it
 # prints the one command to run.
 PKGS="gcc-i686-linux-gnu binutils-i686-linux-gnu gcc libc6-dev make qemu-system-x86 qemu-utils \
-grub-pc-bin grub-common xorriso mtools e2fsprogs fdisk gdisk python3 clang libclang-rt-14-dev \
+grub-pc-bin grub-common xorriso mtools dosfstools e2fsprogs fdisk gdisk python3 clang libclang-rt-14-dev \
 gnuplot-nox grub-efi-amd64-bin grub-efi-ia32-bin ovmf ovmf-ia32 console-setup-linux"
 TOOLS="i686-linux-gnu-gcc qemu-system-x86_64 qemu-img grub-mkrescue xorriso mformat \
-mke2fs e2fsck debugfs sfdisk sgdisk python3 clang gnuplot cc"
+mke2fs e2fsck debugfs mkfs.fat fsck.fat mcopy sfdisk sgdisk python3 clang gnuplot cc"
 
 missing=""
 for t in $TOOLS; do

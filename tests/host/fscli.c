@@ -2,9 +2,10 @@
  * fscli: the host build of the VFS and ext2 driven by a script, for tests
  * that compare what our code reads and writes with e2fsprogs and sha256sum.
  *
- *	fscli [-r] [-o OFFSET] [-s SIZE] [-c NBUF] IMAGE < SCRIPT
+ *	fscli [-r] [-t TYPE] [-o OFFSET] [-s SIZE] [-c NBUF] IMAGE < SCRIPT
  *
- * mounts the ext2 in IMAGE (at byte OFFSET, SIZE bytes; -r read-only) at
+ * mounts the ext2 (or -t vfat: the FAT) in IMAGE (at byte OFFSET, SIZE bytes;
+ * -r read-only) at
  * /d and runs SCRIPT, one command per line, words split on blanks:
  *
  *	ls P | stat P | lstat P | sha P [OFF LEN] | cat P | readlink P | df
@@ -43,6 +44,7 @@ static struct block_device *bdev;
 static struct block_device *others[MAX_MOUNTS];	/* devices of `mount`, in mount order */
 static struct vfs_file *held;			/* the file of `open` */
 static bool ro;
+static const char *fstype = "ext2";
 static u8 *iobuf;
 
 static int do_ls(const char *path)
@@ -235,7 +237,7 @@ static int do_mount(const char *img, const char *dir, bool readonly)
 	b = bdev_file_open(img, 0, 0, readonly);
 	if (!b)
 		return -ENOENT;
-	err = vfs_mount(b, dir, "ext2", readonly ? VFS_MNT_RDONLY : 0);
+	err = vfs_mount(b, dir, fstype, readonly ? VFS_MNT_RDONLY : 0);
 	if (err) {
 		bdev_file_close(b);
 		return err;
@@ -301,7 +303,7 @@ static int last_mount(struct vfs_mount *m, void *last)
 
 static int mount_d(bool readonly)
 {
-	return vfs_mount(bdev, "/d", "ext2", readonly ? VFS_MNT_RDONLY : 0);
+	return vfs_mount(bdev, "/d", fstype, readonly ? VFS_MNT_RDONLY : 0);
 }
 
 static u64 num(const char *s)
@@ -417,9 +419,10 @@ int main(int argc, char **argv)
 	int opt, err, status = 0;
 	u32 nbuf = 0;
 
-	while ((opt = getopt(argc, argv, "ro:s:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "rt:o:s:c:")) != -1) {
 		switch (opt) {
 		case 'r': ro = true; break;
+		case 't': fstype = optarg; break;
 		case 'o': off = num(optarg); break;
 		case 's': size = num(optarg); break;
 		case 'c': nbuf = (u32)num(optarg); break;
@@ -427,7 +430,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: fscli [-r] [-o OFFSET] [-s SIZE] [-c NBUF] IMAGE < SCRIPT\n");
+		fprintf(stderr, "usage: fscli [-r] [-t TYPE] [-o OFFSET] [-s SIZE] [-c NBUF] IMAGE < SCRIPT\n");
 		return 2;
 	}
 	host_printk_quiet = getenv("FSCLI_VERBOSE") == NULL;
@@ -440,6 +443,7 @@ int main(int argc, char **argv)
 	if (nbuf)
 		bdev_set_cache_limit(bdev, nbuf);
 	vfs_register_fstype(&ext2_fstype);
+	vfs_register_fstype(&fat_fstype);
 	err = mount_d(ro);
 	printf("mount = %d\n", err);
 	if (err) {

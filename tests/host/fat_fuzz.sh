@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The FAT fuzz target (tests/fuzz/fuzz_fat.c) built with libFuzzer and run
+# for a bounded number of inputs from a seed corpus of small images made
+# here by mkfs.fat and mtools (FAT12 with 1 and 4 sectors per cluster,
+# FAT16, FAT32 with FSInfo; long names, directories, a file spanning
+# many clusters).  Without the libFuzzer runtime the corpus is replayed
+# through the same target with a plain main instead.  FUZZ_RUNS sets the
+# number of mutated inputs (default 200: a
+# FAT32 input is a 34 MiB device); FUZZ_SECS=N runs for N seconds
+# instead (for `make fuzz`).  A crash leaves its input in build/fuzz/fat/.
+source "$(dirname "$0")/common.bash"
+export MTOOLS_SKIP_CHECK=1 TZ=UTC
+runs=${FUZZ_RUNS:-200}
+if [ -n "${FUZZ_SECS:-}" ]; then
+	limit="-max_total_time=$FUZZ_SECS" what="${FUZZ_SECS}s"
+else
+	limit="-runs=$runs" what="${runs}_runs"
+fi
+mkdir -p build/fuzz/fat build/host $T/corpus
+SRCS="tests/fuzz/fuzz_fat.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c $(ls fs/fat/*.c)
+	lib/strutil.c lib/errstr.c lib/sort.c tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
+	tests/unit/fakes/wallclock_fake.c tests/unit/host/kernel_shim.c"
+python3 tools/fillgen.py 20000 3 >$T/big
+echo hi >$T/small
+i=0
+# FAT32 needs 65525 clusters: 33 MiB of 512-byte clusters, larger than a seed may be,
+# so its seed is the first 4 MiB (boot sector, FSInfo, FATs, root, files) of one;
+# the target pads the device out to the size the BPB says.
+for v in "12:1M:1" "12:1M:4" "16:3M:1" "32:34M:1"; do
+	IFS=: read -r t size spc <<<"$v"
+	img=$T/full$i
+	truncate -s "$size" "$img"
+	mkfs.fat -F "$t" -s "$spc" -n SEED "$img" >/dev/null 2>&1
+	mmd -i "$img" "::/A long directory name" "::/A long directory name/sub"
+	mcopy -i "$img" $T/big "::/A long directory name/sub/big file.bin"
+	mcopy -i "$img" $T/small ::/SHORT.TXT
+	mcopy -i "$img" $T/small "::/lower case.txt"
+	head -c $((4 << 20)) "$img" >$T/corpus/seed$i
+	i=$((i + 1))
+done
+check "fuzz/seed_corpus_made" test "$(ls $T/corpus | wc -l)" -eq 4
+
+# shellcheck disable=SC2086
+if clang -g -O1 -I. -DHOST_TEST -fsanitize=fuzzer,address,undefined -o build/host/fuzz_fat \
+	$SRCS >$T/build.log 2>&1; then
+	ok "fuzz/build_libfuzzer"
+	check "fuzz/fat_libfuzzer_$what" build/host/fuzz_fat "$limit" -timeout=10 \
+		-rss_limit_mb=2048 -max_len=$((4 << 20)) -artifact_prefix=build/fuzz/fat/ $T/corpus
+else
+	echo "# SKIP libFuzzer runtime missing (libclang-rt-14-dev): replaying the corpus only"
+	cat > $T/main.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		static uint8_t buf[4 << 20];
+		size_t n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		LLVMFuzzerTestOneInput(buf, n);
+	}
+	return 0;
+}
+C
+	# shellcheck disable=SC2086
+	cc $HCFLAGS -o build/host/fuzz_fat_replay $SRCS $T/main.c || notok "fuzz/build_replay" "cc failed"
+	check "fuzz/replay_corpus" build/host/fuzz_fat_replay $T/corpus/*
+fi
