@@ -186,7 +186,7 @@ static void logw_make_request(struct request_queue *q, struct bio *bio)
 	io->io_flush = frec != NULL;
 
 	spin_lock_irqsave(&lw->lw_lock, flags);
-	if (lw->lw_stopped && write) {
+	if (lw->lw_stopped && write && bio_has_data(bio)) {
 		spin_unlock_irqrestore(&lw->lw_lock, flags);
 		kfree(io);
 		bio_put(clone);
