@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
-# The power-cut simulator can fail: a run whose flushes never reach the
-# disk (the recorder's dropflush option, a cache that lies about FLUSH and
-# FUA) must be caught -- crash states where synced files or directories
-# are missing or hold other data -- and tools/crashsim must say so and
-# exit non-zero.
+# The power-cut simulator can fail.  Two deliberately broken runs must be
+# caught, tools/crashsim saying so and exiting non-zero:
+#  - ext3 with jbd2.broken_commit=1: commit blocks written with FUA but
+#    without the flush before them, so a crash can leave a commit block
+#    durable over log blocks that are not -- the replay then copies stale
+#    blocks home and e2fsck -fn finds the damage;
+#  - ext2 under a recorder that drops every FLUSH and FUA (a cache that
+#    lies): synced files and directories go missing.
 . "$(dirname "$0")/lib.bash"
+
+out=$logdir/crash-broken-commit.out
+tools/crashtest --dir "$logdir/crash-broken-commit" --fs ext3 --bus ahci --seed 3 --ops 120 \
+	--states 300 --kopt jbd2.broken_commit=1 >"$out" 2>&1
+rc=$?
+expect_rc "crash-broken/broken-commit-fails" 1
+expect_out "crash-broken/broken-commit-ran" '^crashtest: ext3 over ahci, .*options jbd2.broken_commit=1'
+expect_out "crash-broken/broken-commit-states-fail" '^crash states: [0-9]+ checked, [1-9][0-9]* failed$'
+expect_out "crash-broken/broken-commit-damage-found" '^FAILED: .*(journal replay failed|e2fsck -fn after replay|synced)'
 
 out=$logdir/crash-broken-dropflush.out
 tools/crashtest --dir "$logdir/crash-broken-dropflush" --fs ext2 --bus ahci --seed 5 --ops 80 \

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The power-cut simulator, short run: the seeded crashload workload on a
-# small filesystem behind the write recorder (logw0), over AHCI and over
-# a RAM disk, then tools/crashsim checks 100 crash states of each log
-# (every FLUSH/FUA prefix plus random subsets, reorderings and torn
-# writes of what the cache still held).  ext2's promise: after sync
-# nothing synced is lost and e2fsck -fy repairs the rest.
+# small filesystem behind the write recorder (logw0), then tools/crashsim
+# checks at least 100 crash states of each log (every FLUSH/FUA prefix
+# plus random subsets, reorderings and torn writes of what the cache
+# still held).  ext3 over AHCI and over a RAM disk: the journal replays
+# and e2fsck -fn is clean, every fsync/sync promise kept.  ext2 over
+# AHCI: after sync nothing synced is lost, e2fsck -fy repairs the rest.
 . "$(dirname "$0")/lib.bash"
 
 # crash_run NAME [tools/crashtest options]: the run must pass with 0 failures.
@@ -21,5 +22,6 @@ crash_run() {
 	expect_out "$name/log-complete" '^logw: logw0: [0-9]+ entries, .* lost 0, errors 0, '
 }
 
-crash_run crash/ext2-ahci --fs ext2 --bus ahci --seed 11 --ops 100 --states 100
-crash_run crash/ext2-ram --fs ext2 --bus ram --seed 12 --ops 100 --states 100
+crash_run crash/ext3-ahci --fs ext3 --bus ahci --seed 11 --ops 100 --states 100
+crash_run crash/ext3-ram --fs ext3 --bus ram --seed 12 --ops 100 --states 100
+crash_run crash/ext2-ahci --fs ext2 --bus ahci --seed 13 --ops 100 --states 100
