@@ -12,7 +12,7 @@
  *	write P TEXT | append P TEXT | pwrite P OFF TEXT | truncate P SIZE
  *	fill P BYTES SEED [OFF]      (create if needed, write fillgen bytes at OFF)
  *	mkdir P | rmdir P | rm P | mv A B | ln A B | symlink TARGET P
- *	sync | remount [ro] | mkdirs P N (N subdirectories or files) | touchn P N
+ *	sync | fsync P | remount [ro] | mkdirs P N (N subdirectories or files) | touchn P N
  *	mount HOSTIMAGE DIR [ro] | umount DIR | mounts (each mount's path)
  *	open P | close       (hold one file open, or let it go)
  *	times P (atime, mtime, ctime) | clock SECONDS (what the clock says now)
@@ -399,6 +399,7 @@ static int run(int argc, char **av)
 	if (!strcmp(c, "ln")) { NEED(3); return vfs_link(av[1], av[2]); }
 	if (!strcmp(c, "symlink")) { NEED(3); return vfs_symlink(av[1], av[2]); }
 	if (!strcmp(c, "sync")) { NEED(1); return vfs_sync(); }
+	if (!strcmp(c, "fsync")) { NEED(2); return vfs_fsync(av[1]); }
 	if (!strcmp(c, "mkdirs")) { NEED(3); return do_many(av[1], (long)num(av[2]), true); }
 	if (!strcmp(c, "touchn")) { NEED(3); return do_many(av[1], (long)num(av[2]), false); }
 	if (!strcmp(c, "remount")) {

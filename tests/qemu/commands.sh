@@ -63,6 +63,8 @@ errors=(
 	"stress-nodev|stress nosuch|^stress: nosuch: no such block device"
 	"stress-args|stress ram0 at=5|^usage: stress"
 	"sync|sync x|^usage: sync$"
+	"fsync|fsync|^usage: fsync PATH$"
+	"fsync-nofile|fsync /nonexistent|^fsync: /nonexistent: "
 	"umount|umount|^usage: umount"
 	"uptime|uptime x|^usage: uptime$"
 	"write|write|^usage: write"
