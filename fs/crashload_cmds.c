@@ -6,7 +6,8 @@
  *
  * runs N operations chosen by SEED in MNT/cl on the filesystem mounted at
  * MNT: create, append, overwrite, truncate, rename, unlink, hard link,
- * mkdir, rmdir, fsync of a file or a directory, and sync.  Each operation
+ * mkdir, rmdir, fsync of a file or a directory, an O_SYNC append, and
+ * sync.  Each operation
  * first puts a mark in the device's write stream (block/blk-mark.h; the
  * device must record, e.g. logw0) and prints
  *
@@ -19,11 +20,10 @@
  *   CRASH SYNCED <pos> F <path> <ino> <size> <crc32>    a file's content
  *   CRASH SYNCED <pos> D <path> <name,name,...|->       a directory's names
  *
- * (fsync: that file or directory; sync: everything under MNT/cl), and
- * "CRASH DONE <pos> <ops>" at the end.  <pos> is the mark's entry number:
- * every write before it in the log came before the promise.  The CRC is
- * zlib's CRC-32 of the whole file.  fsync is sync until the filesystem
- * has a per-file fsync: a promise no weaker than the one printed.
+ * (fsync and O_SYNC write: that file or directory; sync: everything under
+ * MNT/cl), and "CRASH DONE <pos> <ops>" at the end.  <pos> is the mark's
+ * entry number: every write before it in the log came before the
+ * promise.  The CRC is zlib's CRC-32 of the whole file.
  */
 #include "fs/vfs.h"
 #include "block/bdev.h"
@@ -44,13 +44,13 @@
 
 enum cl_op {
 	CL_CREATE, CL_APPEND, CL_OVERWRITE, CL_TRUNCATE, CL_RENAME, CL_UNLINK,
-	CL_LINK, CL_MKDIR, CL_RMDIR, CL_FSYNC, CL_FSYNCDIR, CL_SYNC, CL_NR_OPS
+	CL_LINK, CL_MKDIR, CL_RMDIR, CL_FSYNC, CL_FSYNCDIR, CL_SYNCWRITE, CL_SYNC, CL_NR_OPS
 };
 static const char *const cl_op_names[CL_NR_OPS] = {
 	"create", "append", "overwrite", "truncate", "rename", "unlink",
-	"link", "mkdir", "rmdir", "fsync", "fsyncdir", "sync",
+	"link", "mkdir", "rmdir", "fsync", "fsyncdir", "syncwrite", "sync",
 };
-static const u8 cl_op_weight[CL_NR_OPS] = { 14, 14, 9, 8, 9, 7, 6, 4, 3, 10, 4, 5 };
+static const u8 cl_op_weight[CL_NR_OPS] = { 14, 14, 9, 8, 9, 7, 6, 4, 3, 9, 4, 4, 4 };
 
 /* The workload's state: its names, its random stream and its device. */
 struct cl_ctx {
@@ -150,7 +150,9 @@ static int cl_write(struct cl_ctx *c, const char *path, unsigned oflags, u64 pos
 	err = vfs_open(path, VFS_O_WRONLY | oflags, 0644, &f);
 	if (err)
 		return err;
-	n = vfs_pwrite(f, c->c_buf, len, pos);
+	/* seek + write, not pwrite: the O_SYNC promise is vfs_write's */
+	err = vfs_seek(f, (s64)pos, VFS_SEEK_SET, NULL);
+	n = err ? err : vfs_write(f, c->c_buf, len);
 	err = vfs_close(f);
 	if (n != (long)len)
 		err = n < 0 ? (int)n : -ENOSPC;
@@ -232,13 +234,6 @@ static int cl_print_all(struct cl_ctx *c, u64 pos)
 	return err;
 }
 
-/* The filesystem's promise for one file or directory. */
-static int cl_fsync(const char *path)
-{
-	(void)path;
-	return vfs_sync();	/* stronger than fsync: every file, every directory */
-}
-
 /* Do one operation of kind op; -ENOENT-free by construction, others are real errors. */
 static int cl_do(struct cl_ctx *c, enum cl_op op, u32 nr)
 {
@@ -290,7 +285,7 @@ static int cl_do(struct cl_ctx *c, enum cl_op op, u32 nr)
 		cl_parent(p1, d1);
 		snprintf(paths, sizeof(paths), "%s,%s", p1, d1);
 		break;
-	case CL_APPEND: case CL_OVERWRITE: case CL_TRUNCATE:
+	case CL_APPEND: case CL_OVERWRITE: case CL_TRUNCATE: case CL_SYNCWRITE:
 		snprintf(paths, sizeof(paths), "%s", p1);
 		break;
 	default:
@@ -303,8 +298,8 @@ static int cl_do(struct cl_ctx *c, enum cl_op op, u32 nr)
 	if (err)
 		return err;
 	kprintf("CRASH OP %llu %s %s %llu\n", (unsigned long long)pos, cl_op_names[op], paths,
-		(unsigned long long)((op == CL_APPEND || op == CL_OVERWRITE || op == CL_TRUNCATE) ?
-				     ino : 0));
+		(unsigned long long)((op == CL_APPEND || op == CL_OVERWRITE || op == CL_TRUNCATE ||
+				      op == CL_SYNCWRITE) ? ino : 0));
 
 	size = vfs_stat(p1, &st) ? 0 : st.st_size;
 	switch (op) {
@@ -316,6 +311,14 @@ static int cl_do(struct cl_ctx *c, enum cl_op op, u32 nr)
 	case CL_APPEND:
 		if (size < CL_MAX_SIZE)
 			err = cl_write(c, p1, 0, size, 1 + cl_below(c, CL_MAX_WRITE - 1));
+		break;
+	case CL_SYNCWRITE:	/* durable when the write returns */
+		err = cl_write(c, p1, VFS_O_SYNC, size < CL_MAX_SIZE ? size : 0,
+			       1 + cl_below(c, 8192));
+		if (!err)
+			err = cl_mark(c, "synced", &pos);
+		if (!err)
+			err = cl_print_file(c, pos, p1);
 		break;
 	case CL_OVERWRITE:
 		err = cl_write(c, p1, 0, cl_below(c, (u32)size + 1), 1 + cl_below(c, 8192));
@@ -353,7 +356,7 @@ static int cl_do(struct cl_ctx *c, enum cl_op op, u32 nr)
 	case CL_FSYNC: case CL_FSYNCDIR: case CL_SYNC:
 		if (op == CL_FSYNCDIR)
 			str_copy(p1, c->c_dirs[cl_pick(c, c->c_dirs, CL_MAX_DIRS, 0)], sizeof(p1));
-		err = op == CL_SYNC ? vfs_sync() : cl_fsync(p1);
+		err = op == CL_SYNC ? vfs_sync() : vfs_fsync(p1);
 		if (!err)
 			err = cl_mark(c, "synced", &pos);
 		if (err)
