@@ -158,7 +158,7 @@ int ext2_journal_mount(struct ext2_fs *fs, const char *dev, bool ro, bool *again
 	*again = false;
 	if (!ext2_has_journal(fs)) {
 		if (needs_recovery_flag(fs)) {
-			pr_err("ext3 (%s): needs_recovery without a journal; run e2fsck\n", dev);
+			pr_err("ext3 (%s): the filesystem needs recovery but has no journal; run e2fsck\n", dev);
 			return -EINVAL;
 		}
 		return 0;
