@@ -48,7 +48,7 @@ HCFLAGS		:= -std=gnu11 -g -O1 -I. -DHOST_TEST -Wall -Wextra -Werror \
 
 usb: iso
 
-.PHONY: all kernel iso usb unit test run fuzz bench deps clean check-tools
+.PHONY: all kernel iso usb unit test run fuzz bench crashtest deps clean check-tools
 all: kernel iso
 
 kernel: $(BUILD)/kernel.elf
@@ -148,6 +148,18 @@ fuzz: check-tools
 bench: check-tools
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
 	$(Q)tools/bench $(BENCH_ARGS)
+
+# The power-cut simulator: the crashload workload on ext3 and ext2, over
+# AHCI and over a RAM disk, each log checked in STATES crash states.
+SEED		?= 1
+STATES		?= 1000
+CRASH_OPS	?= 150
+crashtest: check-tools
+	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all
+	$(Q)fail=0; for fs in ext3 ext2; do for bus in ahci ram; do \
+		tools/crashtest --fs $$fs --bus $$bus --seed $(SEED) --states $(STATES) \
+			--ops $(CRASH_OPS) || fail=1; \
+	done; done; exit $$fail
 
 deps:
 	$(Q)tools/deps.sh

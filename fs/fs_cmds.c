@@ -1,6 +1,6 @@
 /*
  * File shell commands over the VFS: ls [-l], cat, stat, df, mkdir, rm,
- * rmdir, mv, ln [-s], cp, write, fill, sha256sum, sync.
+ * rmdir, mv, ln [-s], cp, write [--sync], fill, sha256sum, sync, fsync.
  *
  * Output formats are stable (tests read them):
  *	ls -l:     "drwxr-xr-x    2        1024 name" (mode, links, size, name)
@@ -265,6 +265,23 @@ static int cmd_sync(int argc, char **argv)
 }
 SHELL_COMMAND("sync", cmd_sync, "sync", "write every filesystem back to its disk");
 
+/*
+ * fsync PATH: PATH's file durable; prints "SYNCED PATH" once it is (a
+ * power-cut test kills the machine right after that line).
+ */
+static int cmd_fsync(int argc, char **argv)
+{
+	int err;
+
+	if (argc != 2)
+		return -EINVAL;
+	err = vfs_fsync(argv[1]);
+	if (!err)
+		kprintf("SYNCED %s\n", argv[1]);
+	return path_err("fsync", argv[1], err);
+}
+SHELL_COMMAND("fsync", cmd_fsync, "fsync PATH", "make a file (and what leads to it) durable");
+
 /* Write all of @len bytes of @buf; -ENOSPC for a short write. */
 static int write_full(struct vfs_file *f, const void *buf, size_t len)
 {
@@ -277,19 +294,28 @@ static int write_full(struct vfs_file *f, const void *buf, size_t len)
 
 static int cmd_write(int argc, char **argv)
 {
+	unsigned flags = VFS_O_WRONLY | VFS_O_CREAT | VFS_O_TRUNC;
 	struct vfs_file *f;
 	int err, e;
 
+	if (argc == 4 && !strcmp(argv[1], "--sync")) {
+		flags |= VFS_O_SYNC;
+		argc--;
+		argv++;
+	}
 	if (argc != 3)
 		return -EINVAL;
-	err = vfs_open(argv[1], VFS_O_WRONLY | VFS_O_CREAT | VFS_O_TRUNC, 0644, &f);
+	err = vfs_open(argv[1], flags, 0644, &f);
 	if (err)
 		return path_err("write", argv[1], err);
 	err = write_full(f, argv[2], strlen(argv[2]));
 	e = vfs_close(f);
+	if (!err && !e && (flags & VFS_O_SYNC))
+		kprintf("SYNCED %s\n", argv[1]);
 	return path_err("write", argv[1], err ? err : e);
 }
-SHELL_COMMAND("write", cmd_write, "write PATH TEXT", "replace a file's contents with TEXT");
+SHELL_COMMAND("write", cmd_write, "write [--sync] PATH TEXT",
+	      "replace a file's contents with TEXT (--sync: durable when it returns)");
 
 /*
  * cp's destination: DST itself, or DST/name-of-SRC when DST is a

@@ -27,6 +27,15 @@
 static const struct vfs_fstype *vfs_fstypes[VFS_MAX_FSTYPES];	/* [v] */
 static LIST_HEAD(vfs_mounts);					/* [v] in mount order */
 
+int vfs_fsync_vnode(struct vnode *v)
+{
+	struct vfs_mount *m = v->v_mnt;
+
+	if (!m)				/* "/": every filesystem */
+		return vfs_sync();
+	return m->mnt_type->ft_sync ? m->mnt_type->ft_sync(m) : 0;
+}
+
 static int vfs_root_lookup(struct vnode *dir, const char *name, size_t len, struct vnode **out);
 static int vfs_root_getattr(struct vnode *v, struct vfs_stat *st);
 static int vfs_root_readdir(struct vnode *dir, u64 *pos, struct vfs_dirent *de);

@@ -79,6 +79,7 @@ struct vnode;
 #define VFS_O_APPEND	0x0400
 #define VFS_O_DIRECTORY	0x10000
 #define VFS_O_NOFOLLOW	0x20000
+#define VFS_O_SYNC	0x101000	/* each write is durable when it returns (fsync) */
 
 /* Seek origins */
 #define VFS_SEEK_SET	0
@@ -210,6 +211,12 @@ int vfs_mount_path(const struct vfs_mount *mnt, char *buf, size_t size);
 int vfs_for_each_mount(int (*fn)(struct vfs_mount *mnt, void *arg), void *arg);
 int vfs_statfs(const char *path, struct vfs_statfs *st);
 int vfs_sync(void);
+/*
+ * Make @v's file durable: its data and the metadata that reach it.  The
+ * filesystems have no finer tool than their ft_sync, so this is a sync of
+ * @v's filesystem (for ext3 a journal commit and a cache flush).
+ */
+int vfs_fsync_vnode(struct vnode *v);
 void vnode_get(struct vnode *v);
 int vnode_put(struct vnode *v);
 
@@ -242,6 +249,9 @@ int vfs_fstat(struct vfs_file *f, struct vfs_stat *st);
 int vfs_stat(const char *path, struct vfs_stat *st);
 int vfs_lstat(const char *path, struct vfs_stat *st);
 int vfs_truncate(const char *path, u64 size);
+/* fsync(2) of a file or directory by path: vfs_fsync_vnode(). */
+int vfs_fsync(const char *path);
+int vfs_fsync_file(struct vfs_file *f);
 int vfs_mkdir(const char *path, u32 mode);
 int vfs_rmdir(const char *path);
 int vfs_unlink(const char *path);
@@ -252,6 +262,7 @@ int vfs_readlink(const char *path, char *buf, size_t size);
 
 /* fs/ext2/super.c */
 extern const struct vfs_fstype ext2_fstype;
+extern const struct vfs_fstype ext3_fstype;	/* the same driver, for has_journal */
 /* 1 and the filesystem's UUID and label (terminated) if @bdev holds ext2, 0 if not, -errno. */
 int ext2_read_id(struct block_device *bdev, u8 uuid[16], char label[17]);
 

@@ -167,7 +167,29 @@ long vfs_write(struct vfs_file *f, const void *buf, size_t len)
 	n = vfs_pwrite(f, buf, len, f->f_pos);
 	if (n > 0)
 		f->f_pos += (u64)n;
+	if (n > 0 && (f->f_flags & VFS_O_SYNC) == VFS_O_SYNC) {
+		err = vfs_fsync_file(f);
+		if (err)
+			return err;
+	}
 	return n;
+}
+
+int vfs_fsync_file(struct vfs_file *f)
+{
+	return vfs_fsync_vnode(f->f_vnode);
+}
+
+int vfs_fsync(const char *path)
+{
+	struct vnode *v;
+	int err = vfs_lookup(path, true, &v);
+
+	if (err)
+		return err;
+	err = vfs_fsync_vnode(v);
+	vnode_put(v);
+	return err;
 }
 
 int vfs_seek(struct vfs_file *f, s64 off, int whence, u64 *newpos)

@@ -102,7 +102,7 @@ static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 max, u3
 			for (n = bit; (u32)n < nbits && !bit_test(bh->b_data, (u32)n) &&
 				      !ext2_data_run(fs, base + (u32)n, 1); n++)
 				bit_set(bh->b_data, (u32)n);
-			mark_buffer_dirty(bh);
+			ext2_dirty_meta(fs, bh);
 			ext2_error(fs, "new_block", "bitmap of group %u marks metadata blocks %u-%u free",
 				   g, base + (u32)bit, base + (u32)n - 1);
 			continue;
@@ -112,7 +112,7 @@ static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 max, u3
 			;
 		for (i = 0; i < n; i++)
 			bit_set(bh->b_data, (u32)(bit + i));
-		mark_buffer_dirty(bh);
+		ext2_dirty_meta(fs, bh);
 		ext2_count_blocks(fs, g, -n);
 		*out = base + (u32)bit;
 		err = n;
@@ -183,8 +183,9 @@ int ext2_free_block(struct ext2_fs *fs, u32 blk)
 		return -EUCLEAN;
 	}
 	bit_clear(bh->b_data, bit);
-	mark_buffer_dirty(bh);
+	ext2_dirty_meta(fs, bh);
 	brelse(bh);
 	ext2_count_blocks(fs, g, 1);
-	return 0;
+	/* The log may hold an old copy: replay must not write it over the block's next use. */
+	return ext2_journal_forget(fs, blk);
 }

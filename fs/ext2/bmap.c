@@ -146,7 +146,7 @@ int ext2_map_blocks(struct ext2_inode_info *ei, struct ext2_map *map, unsigned f
 			}
 			*slot = cpu_to_le32(blk);
 			if (bh)
-				mark_buffer_dirty(bh);
+				ext2_dirty_meta(fs, bh);
 			else
 				ext2_mark_dirty(ei);
 		} else if (!ext2_data_run(fs, blk, 1)) {
@@ -187,7 +187,7 @@ int ext2_map_blocks(struct ext2_inode_info *ei, struct ext2_map *map, unsigned f
 		for (i = 0; i < n; i++)
 			slot[i] = cpu_to_le32(blk + i);
 		if (bh)
-			mark_buffer_dirty(bh);
+			ext2_dirty_meta(fs, bh);
 		else
 			ext2_mark_dirty(ei);
 		map->m_new = true;
@@ -254,7 +254,7 @@ static int ext2_free_tree(struct ext2_inode_info *ei, le32 *p, int level, u64 fr
 			e = ext2_free_tree(ei, q, level - 1, sub);
 			if (e && !err)
 				err = e;
-			mark_buffer_dirty(bh);
+			ext2_dirty_meta(fs, bh);
 		}
 		brelse(bh);
 	}

@@ -322,7 +322,7 @@ int ext2_dir_add(struct ext2_inode_info *dir, const char *name, size_t len, u32 
 	}
 	de->inode = cpu_to_le32(ino);
 	de_set_name(fs, de, name, len, mode);
-	mark_buffer_dirty(it.it_bh);
+	ext2_dirty_meta(fs, it.it_bh);
 	ext2_dir_changed(dir);
 	r = 0;
 end:
@@ -348,7 +348,7 @@ int ext2_dir_remove(struct ext2_inode_info *dir, const char *name, size_t len)
 	} else {
 		de->inode = 0;
 	}
-	mark_buffer_dirty(it.it_bh);
+	ext2_dirty_meta(dir->ei_fs, it.it_bh);
 	ext2_dir_changed(dir);
 end:
 	ext2_dir_iter_end(&it);
@@ -367,7 +367,7 @@ int ext2_dir_set(struct ext2_inode_info *dir, const char *name, size_t len, u32 
 		de = ext2_dir_iter_de(&it);
 		de->inode = cpu_to_le32(ino);
 		de_set_name(dir->ei_fs, de, name, len, mode);
-		mark_buffer_dirty(it.it_bh);
+		ext2_dirty_meta(dir->ei_fs, it.it_bh);
 		ext2_dir_changed(dir);
 	}
 	ext2_dir_iter_end(&it);
@@ -417,7 +417,7 @@ int ext2_dir_init(struct ext2_inode_info *dir, u32 parent)
 	de->inode = cpu_to_le32(parent);
 	de->rec_len = cpu_to_le16((u16)(fs->fs_bsize - EXT2_DIR_REC_LEN(1)));
 	de_set_name(fs, de, "..", 2, EXT2_S_IFDIR);
-	mark_buffer_dirty(bh);
+	ext2_dirty_meta(fs, bh);
 	brelse(bh);
 	ext2_set_isize(dir, fs->fs_bsize);
 	return 0;

@@ -16,6 +16,8 @@
 #include "fs/vfs.h"
 #include "fs/ext2/ext2_fs.h"
 
+struct jbd2_journal;
+
 #define EXT2_D_MOUNT	0x01
 #define EXT2_D_ALLOC	0x02
 #define EXT2_D_DIR	0x04
@@ -62,6 +64,8 @@ struct ext2_fs {
 	u16			fs_mount_state;		/* [v] s_state found at mount, restored at unmount */
 	struct list_head	fs_inodes;		/* [v] in-core inodes */
 	u32			fs_ninodes;		/* [v] how many */
+	struct jbd2_journal	*fs_journal;		/* [I] ext3 read-write, else NULL */
+	u32			fs_commit_s;		/* [I] commit= seconds, 0: default */
 };
 
 struct ext2_inode_info {
@@ -149,6 +153,7 @@ int ext2_free_inode(struct ext2_fs *fs, u32 ino, bool isdir);
 
 /* inode.c */
 int ext2_iget(struct ext2_fs *fs, u32 ino, struct ext2_inode_info **out);
+int ext2_iget_journal(struct ext2_fs *fs, u32 ino, struct ext2_inode_info **out);
 int ext2_iget_new(struct ext2_fs *fs, u32 ino, u32 mode, struct ext2_inode_info **out);
 void ext2_iput(struct ext2_inode_info *ei);
 int ext2_write_inode(struct ext2_inode_info *ei);
@@ -195,7 +200,36 @@ long ext2_write(struct vnode *v, u64 pos, const void *buf, size_t len);
 int ext2_truncate(struct vnode *v, u64 size);
 int ext2_readlink(struct vnode *v, char *buf, size_t size);
 
-/* namei.c */
+/* namei.c: the namespace operations, as vnode ops (unjournaled) */
+int ext2_create(struct vnode *dv, const char *name, size_t len, u32 mode, struct vnode **out);
+int ext2_mkdir(struct vnode *dv, const char *name, size_t len, u32 mode);
+int ext2_symlink(struct vnode *dv, const char *name, size_t len, const char *target);
+int ext2_link(struct vnode *v, struct vnode *dv, const char *name, size_t len);
+int ext2_unlink(struct vnode *dv, const char *name, size_t len);
+int ext2_rmdir(struct vnode *dv, const char *name, size_t len);
+int ext2_rename(struct vnode *odv, const char *oname, size_t olen,
+		struct vnode *ndv, const char *nname, size_t nlen);
+
+/* handle.c: the vnode ops table, each changing op inside a journal handle */
 extern const struct vnode_ops ext2_vnode_ops;
+
+/* journal.c: the ext3 journal (fs/jbd2/jbd2.h) */
+bool ext2_has_journal(const struct ext2_fs *fs);
+int ext2_journal_mount(struct ext2_fs *fs, const char *dev, bool ro, bool *again);
+void ext2_journal_mark(struct ext2_fs *fs);
+int ext2_journal_start(struct ext2_fs *fs);
+int ext2_journal_stop(struct ext2_fs *fs);
+void ext2_journal_free(struct ext2_fs *fs);
+int ext2_journal_sync(struct ext2_fs *fs);
+/*
+ * The caller changed metadata block @bh: into the running transaction
+ * (journaled) or dirty (plain ext2).  0 or the journal's error.
+ */
+int ext2_dirty_meta(struct ext2_fs *fs, struct buffer_head *bh);
+/* Block @blk was freed: revoke it in the journal.  0 or -errno. */
+int ext2_journal_forget(struct ext2_fs *fs, u32 blk);
+int ext2_journal_begin(struct ext2_fs *fs, bool may_commit);
+/* Close the handle; returns @ret, or the journal's error if @ret was not one. */
+int ext2_journal_end(struct ext2_fs *fs, int ret);
 
 #endif

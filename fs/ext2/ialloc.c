@@ -68,7 +68,7 @@ static int ext2_ialloc_in_group(struct ext2_fs *fs, u32 g, bool isdir, u32 *ino)
 		return -EUCLEAN;
 	}
 	bh->b_data[bit >> 3] |= (u8)(1U << (bit & 7));
-	mark_buffer_dirty(bh);
+	ext2_dirty_meta(fs, bh);
 	brelse(bh);
 	ext2_count_inodes(fs, g, -1, isdir);
 	*ino = g * fs->fs_inodes_per_group + (u32)bit + 1;
@@ -136,7 +136,7 @@ int ext2_free_inode(struct ext2_fs *fs, u32 ino, bool isdir)
 		return -EUCLEAN;
 	}
 	bh->b_data[bit >> 3] &= (u8)~(1U << (bit & 7));
-	mark_buffer_dirty(bh);
+	ext2_dirty_meta(fs, bh);
 	brelse(bh);
 	ext2_count_inodes(fs, g, 1, isdir);
 	return 0;

@@ -105,6 +105,8 @@ static int ext2_check_inode(struct ext2_fs *fs, struct ext2_inode_info *ei)
 	return -EUCLEAN;
 }
 
+static int __ext2_iget(struct ext2_fs *fs, u32 ino, bool reserved, struct ext2_inode_info **out);
+
 /**
  * ext2_iget - the in-core inode for @ino, referenced
  * Returns 0, -EUCLEAN for a number out of range, a reserved inode other
@@ -113,6 +115,17 @@ static int ext2_check_inode(struct ext2_fs *fs, struct ext2_inode_info *ei)
  * (reported), -EIO, -ENOMEM.  Release with ext2_iput().
  */
 int ext2_iget(struct ext2_fs *fs, u32 ino, struct ext2_inode_info **out)
+{
+	return __ext2_iget(fs, ino, false, out);
+}
+
+/* As ext2_iget, for the journal inode (reserved: no name leads to it). */
+int ext2_iget_journal(struct ext2_fs *fs, u32 ino, struct ext2_inode_info **out)
+{
+	return __ext2_iget(fs, ino, true, out);
+}
+
+static int __ext2_iget(struct ext2_fs *fs, u32 ino, bool reserved, struct ext2_inode_info **out)
 {
 	struct ext2_inode_info *ei;
 	struct buffer_head *bh;
@@ -125,7 +138,7 @@ int ext2_iget(struct ext2_fs *fs, u32 ino, struct ext2_inode_info **out)
 		*out = ei;
 		return 0;
 	}
-	if ((ino != EXT2_ROOT_INO && ino < fs->fs_first_ino) ||
+	if ((ino != EXT2_ROOT_INO && ino < fs->fs_first_ino && !reserved) ||
 	    ext2_inode_loc(fs, ino, &blk, &off)) {
 		ext2_error(fs, "iget", "inode number %u out of range or reserved", ino);
 		return -EUCLEAN;
@@ -184,7 +197,7 @@ int ext2_iget_new(struct ext2_fs *fs, u32 ino, u32 mode, struct ext2_inode_info 
 		goto release_bh;
 	}
 	memset(bh->b_data + off, 0, fs->fs_inode_size);
-	mark_buffer_dirty(bh);
+	ext2_dirty_meta(fs, bh);
 	r = &ei->ei_raw;
 	r->i_mode = cpu_to_le16((u16)mode);
 	r->i_atime = r->i_ctime = r->i_mtime = cpu_to_le32(now);
@@ -217,7 +230,7 @@ int ext2_write_inode(struct ext2_inode_info *ei)
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);
 	memcpy(bh->b_data + off, &ei->ei_raw, ext2_raw_size(fs));
-	mark_buffer_dirty(bh);
+	ext2_dirty_meta(fs, bh);
 	brelse(bh);
 	ei->ei_dirty = false;
 	return 0;
@@ -326,7 +339,7 @@ static int ext2_release_xattr(struct ext2_inode_info *ei)
 		err = ext2_free_block(fs, blk);
 	} else {
 		put_le32(bh->b_data + 4, refs - 1);
-		mark_buffer_dirty(bh);
+		ext2_dirty_meta(fs, bh);
 	}
 	brelse(bh);
 	if (!err) {

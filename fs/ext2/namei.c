@@ -1,6 +1,6 @@
 /*
  * ext2 namespace operations: create, mkdir, symlink, link, unlink, rmdir,
- * rename, and the vnode ops table that joins them to the VFS.
+ * rename (the vnode ops table that joins them to the VFS is in handle.c).
  *
  * Link counts follow the usual rules: a file counts its names; a
  * directory counts its name in the parent, its own ".", and the ".." of
@@ -70,7 +70,7 @@ static void ext2_unmake(struct ext2_inode_info *ei)
 	ext2_iput(ei);
 }
 
-static int ext2_create(struct vnode *dv, const char *name, size_t len, u32 mode,
+int ext2_create(struct vnode *dv, const char *name, size_t len, u32 mode,
 		       struct vnode **out)
 {
 	struct ext2_inode_info *dir = EXT2_I(dv), *ei;
@@ -89,7 +89,7 @@ static int ext2_create(struct vnode *dv, const char *name, size_t len, u32 mode,
 	return 0;
 }
 
-static int ext2_mkdir(struct vnode *dv, const char *name, size_t len, u32 mode)
+int ext2_mkdir(struct vnode *dv, const char *name, size_t len, u32 mode)
 {
 	struct ext2_inode_info *dir = EXT2_I(dv), *ei;
 	int err;
@@ -114,7 +114,7 @@ unmake:
 	return err;
 }
 
-static int ext2_symlink(struct vnode *dv, const char *name, size_t len, const char *target)
+int ext2_symlink(struct vnode *dv, const char *name, size_t len, const char *target)
 {
 	struct ext2_inode_info *dir = EXT2_I(dv), *ei;
 	size_t tlen = strlen(target);
@@ -141,7 +141,7 @@ static int ext2_symlink(struct vnode *dv, const char *name, size_t len, const ch
 			goto unmake;
 		}
 		memcpy(bh->b_data, target, tlen);
-		mark_buffer_dirty(bh);
+		ext2_dirty_meta(dir->ei_fs, bh);
 		brelse(bh);
 	}
 	ext2_set_isize(ei, tlen);
@@ -155,7 +155,7 @@ unmake:
 	return err;
 }
 
-static int ext2_link(struct vnode *v, struct vnode *dv, const char *name, size_t len)
+int ext2_link(struct vnode *v, struct vnode *dv, const char *name, size_t len)
 {
 	struct ext2_inode_info *ei = EXT2_I(v), *dir = EXT2_I(dv);
 	int err;
@@ -205,7 +205,7 @@ static void ext2_drop_link(struct ext2_inode_info *ei)
 	ext2_set_nlink(ei, n);
 }
 
-static int ext2_unlink(struct vnode *dv, const char *name, size_t len)
+int ext2_unlink(struct vnode *dv, const char *name, size_t len)
 {
 	struct ext2_inode_info *dir = EXT2_I(dv), *ei;
 	int err;
@@ -225,7 +225,7 @@ put:
 	return err;
 }
 
-static int ext2_rmdir(struct vnode *dv, const char *name, size_t len)
+int ext2_rmdir(struct vnode *dv, const char *name, size_t len)
 {
 	struct ext2_inode_info *dir = EXT2_I(dv), *ei;
 	int err;
@@ -289,7 +289,7 @@ static int ext2_is_ancestor(struct ext2_fs *fs, u32 anc, u32 d)
 	return -EUCLEAN;
 }
 
-static int ext2_rename(struct vnode *odv, const char *oname, size_t olen,
+int ext2_rename(struct vnode *odv, const char *oname, size_t olen,
 		       struct vnode *ndv, const char *nname, size_t nlen)
 {
 	struct ext2_inode_info *odir = EXT2_I(odv), *ndir = EXT2_I(ndv), *src, *dst = NULL;
@@ -383,22 +383,3 @@ put_src:
 	ext2_iput(src);
 	return err;
 }
-
-const struct vnode_ops ext2_vnode_ops = {
-	.vop_lookup	= ext2_lookup,
-	.vop_getattr	= ext2_getattr,
-	.vop_read	= ext2_read,
-	.vop_write	= ext2_write,
-	.vop_truncate	= ext2_truncate,
-	.vop_readdir	= ext2_readdir,
-	.vop_readlink	= ext2_readlink,
-	.vop_create	= ext2_create,
-	.vop_mkdir	= ext2_mkdir,
-	.vop_symlink	= ext2_symlink,
-	.vop_link	= ext2_link,
-	.vop_unlink	= ext2_unlink,
-	.vop_rmdir	= ext2_rmdir,
-	.vop_rename	= ext2_rename,
-	.vop_set_atime	= ext2_set_atime,
-	.vop_release	= ext2_inode_release,
-};

@@ -1,6 +1,7 @@
 /*
  * ext2: mount, unmount, sync and statfs, and writing the superblock and
- * the group descriptor table back.
+ * the group descriptor table back.  ext3 (has_journal) is the same driver
+ * under a second type name, with the journal of journal.c.
  *
  * Layer: a filesystem type under the VFS (fs/vfs.h), on the buffer cache
  * (fs/buffer.h).  Mount reads the superblock at byte 1024 and has
@@ -95,7 +96,7 @@ int ext2_write_super(struct ext2_fs *fs)
 			if (IS_ERR(bh))
 				return PTR_ERR(bh);
 			memcpy(bh->b_data, &fs->fs_gd[i * per], n * sizeof(struct ext2_group_desc));
-			mark_buffer_dirty(bh);
+			ext2_dirty_meta(fs, bh);
 			brelse(bh);
 		}
 		fs->fs_gd_dirty = false;
@@ -106,7 +107,7 @@ int ext2_write_super(struct ext2_fs *fs)
 		if (IS_ERR(bh))
 			return PTR_ERR(bh);
 		memcpy(bh->b_data + EXT2_SUPER_OFFSET % fs->fs_bsize, &fs->fs_sb, EXT2_SUPER_SIZE);
-		mark_buffer_dirty(bh);
+		ext2_dirty_meta(fs, bh);
 		brelse(bh);
 		fs->fs_sb_dirty = false;
 	}
@@ -138,7 +139,11 @@ static void ext2_free_fs(struct ext2_fs *fs)
 	kfree(fs);
 }
 
-static int ext2_mount(struct vfs_mount *mnt, struct block_device *bdev)
+/*
+ * One attempt at mounting.  *again is set when the journal was replayed:
+ * everything read so far may be stale, and the caller starts over.
+ */
+static int ext2_mount_once(struct vfs_mount *mnt, struct block_device *bdev, bool *again)
 {
 	const char *dev = bdev_name(bdev);
 	struct ext2_inode_info *root;
@@ -178,7 +183,9 @@ static int ext2_mount(struct vfs_mount *mnt, struct block_device *bdev)
 	err = ext2_load_groups(fs, dev);
 	if (!err)
 		err = ext2_meta_init(fs, dev);
-	if (err)
+	if (!err)
+		err = ext2_journal_mount(fs, dev, ro, again);
+	if (err || *again)
 		goto free_fs;
 
 	err = ext2_iget(fs, EXT2_ROOT_INO, &root);
@@ -199,19 +206,29 @@ static int ext2_mount(struct vfs_mount *mnt, struct block_device *bdev)
 			pr_warn("ext2 (%s): mounting an unchecked filesystem; run e2fsck\n", dev);
 		else if (state & EXT2_ERROR_FS)
 			pr_warn("ext2 (%s): mounting a filesystem with errors; run e2fsck\n", dev);
+		struct jbd2_journal *j = fs->fs_journal;
+
 		fs->fs_rdonly = false;
-		fs->fs_sb.s_state = cpu_to_le16(state & ~EXT2_VALID_FS);
+		/* With a journal, needs_recovery marks the mount and VALID_FS stays (as ext4). */
+		if (!j)
+			fs->fs_sb.s_state = cpu_to_le16(state & ~EXT2_VALID_FS);
 		fs->fs_sb.s_mnt_count = cpu_to_le16(le16_to_cpu(fs->fs_sb.s_mnt_count) + 1);
 		fs->fs_sb.s_mtime = cpu_to_le32(ext2_now());
 		fs->fs_sb_dirty = true;
 		fs->fs_mount_state = state;
+		ext2_journal_mark(fs);
+		fs->fs_journal = NULL;		/* this superblock write goes in place */
 		err = ext2_write_super(fs);
 		if (!err)
 			err = sync_blockdev(bdev);
+		fs->fs_journal = j;
 		if (err) {
 			pr_err("ext2 (%s): cannot write the superblock: %s\n", dev, errstr(err));
 			goto put_root;
 		}
+		err = ext2_journal_start(fs);
+		if (err)
+			goto put_root;
 	} else {
 		mnt->mnt_flags |= VFS_MNT_RDONLY;
 	}
@@ -224,13 +241,33 @@ static int ext2_mount(struct vfs_mount *mnt, struct block_device *bdev)
 put_root:
 	ext2_iput(root);
 free_fs:
+	ext2_journal_free(fs);
 	invalidate_bdev(bdev);
 	mnt->mnt_priv = NULL;
 	ext2_free_fs(fs);
 	return err;
 }
 
-/* Write every dirty in-core inode, the descriptors and the superblock. */
+static int ext2_mount(struct vfs_mount *mnt, struct block_device *bdev)
+{
+	bool again = false;
+	int err;
+
+	err = ext2_mount_once(mnt, bdev, &again);
+	if (!err && again)		/* replayed: the log is empty now */
+		err = ext2_mount_once(mnt, bdev, &again);
+	if (!err && again) {
+		pr_err("ext3 (%s): the journal still needs recovery after a replay\n",
+		       bdev_name(bdev));
+		err = -EINVAL;
+	}
+	return err;
+}
+
+/*
+ * Write every dirty in-core inode, the descriptors and the superblock;
+ * with a journal, commit them and flush.
+ */
 static int ext2_flush(struct ext2_fs *fs)
 {
 	struct ext2_inode_info *ei;
@@ -238,6 +275,8 @@ static int ext2_flush(struct ext2_fs *fs)
 
 	if (fs->fs_rdonly)
 		return 0;
+	if (fs->fs_journal)
+		return ext2_journal_sync(fs);
 	list_for_each_entry(ei, &fs->fs_inodes, ei_link) {
 		e = ext2_write_inode(ei);
 		if (e && !err)
@@ -272,6 +311,14 @@ static int ext2_umount(struct vfs_mount *mnt)
 	e = ext2_flush(fs);
 	if (e && !err)
 		err = e;
+	if (!fs->fs_rdonly && fs->fs_journal) {
+		int je = ext2_journal_stop(fs);	/* reported; the superblock now goes in place */
+
+		if (je && !e)
+			e = je;
+		if (je && !err)
+			err = je;
+	}
 	if (!fs->fs_rdonly) {
 		/* Clean only if everything else reached the disk: the superblock goes last. */
 		u16 state = fs->fs_mount_state;
@@ -305,7 +352,7 @@ static int ext2_statfs(struct vfs_mount *mnt, struct vfs_statfs *st)
 	u64 r = le32_to_cpu(sb->s_r_blocks_count);
 
 	memset(st, 0, sizeof(*st));
-	st->f_type = "ext2";
+	st->f_type = ext2_has_journal(fs) ? "ext3" : "ext2";
 	st->f_bsize = fs->fs_bsize;
 	st->f_blocks = fs->fs_blocks_count;
 	st->f_bfree = bfree;
@@ -354,8 +401,39 @@ int ext2_read_id(struct block_device *bdev, u8 uuid[16], char label[17])
 	return 1;
 }
 
+/* ext3: the same driver, picked by the probe for filesystems with a journal. */
+static int ext3_probe(struct block_device *bdev)
+{
+	struct buffer_head *bh;
+	struct ext2_super_block *sb;
+	int found;
+
+	found = ext2_probe(bdev);
+	if (found != 1)
+		return found;
+	bh = bread(bdev, EXT2_SUPER_OFFSET / EXT2_SUPER_SIZE, EXT2_SUPER_SIZE);
+	if (IS_ERR(bh))
+		return PTR_ERR(bh);
+	sb = (struct ext2_super_block *)bh->b_data;
+	found = le32_to_cpu(sb->s_rev_level) >= EXT2_DYNAMIC_REV &&
+		(le32_to_cpu(sb->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL);
+	brelse(bh);
+	return found;
+}
+
+const struct vfs_fstype ext3_fstype = {
+	.ft_name	= "ext3",
+	.ft_probe	= ext3_probe,
+	.ft_mount	= ext2_mount,
+	.ft_umount	= ext2_umount,
+	.ft_sync	= ext2_sync,
+	.ft_statfs	= ext2_statfs,
+};
+
 static int ext2_init(void)
 {
-	return vfs_register_fstype(&ext2_fstype);
+	int err = vfs_register_fstype(&ext3_fstype);	/* first: it probes narrower */
+
+	return err ? err : vfs_register_fstype(&ext2_fstype);
 }
 fs_initcall(ext2_init);

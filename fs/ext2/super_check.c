@@ -273,10 +273,8 @@ int ext2_check_features(struct ext2_fs *fs, const char *dev, bool *force_ro)
 		incompat = le32_to_cpu(sb->s_feature_incompat);
 		ro_compat = le32_to_cpu(sb->s_feature_ro_compat);
 	}
-	if (incompat & EXT3_FEATURE_INCOMPAT_RECOVER) {
-		pr_err("ext2 (%s): the journal needs recovery; refusing to mount\n", dev);
-		return -EINVAL;
-	}
+	/* needs_recovery is journal.c's to handle (replay, or refuse without a journal) */
+	incompat &= ~EXT3_FEATURE_INCOMPAT_RECOVER;
 	if (incompat & ~EXT2_INCOMPAT_SUPP) {
 		pr_err("ext2 (%s): unsupported features: %s; refusing to mount\n", dev,
 		       feature_list(names, sizeof(names), incompat & ~EXT2_INCOMPAT_SUPP,

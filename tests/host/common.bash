@@ -8,6 +8,7 @@ export PATH=$PATH:/usr/sbin:/sbin
 FSCLI=$ROOT/build/host/fscli
 FS_SRCS="tests/host/fscli.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c fs/fillgen.c lib/sha256.c
 	lib/strutil.c lib/errstr.c lib/sort.c $(ls fs/ext2/*.c fs/fat/*.c)
+	$(ls fs/jbd2/*.c | grep -v /io.c) tests/unit/fakes/jbd2_io_fake.c
 	tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
 	tests/unit/fakes/wallclock_fake.c tests/unit/host/*.c"
 HCFLAGS="-std=gnu11 -g -O1 -I. -DHOST_TEST -Wall -Wextra -Werror -Wno-unused-parameter
@@ -18,7 +19,7 @@ export E2FSPROGS_FAKE_TIME=1700000000 SOURCE_DATE_EPOCH=1700000000
 build_fscli() {
 	mkdir -p build/host
 	local newest
-	newest=$(ls -t $FS_SRCS fs/*.h fs/ext2/*.h fs/fat/*.h lib/*.h tests/unit/fakes/*.h 2>/dev/null | head -1)
+	newest=$(ls -t $FS_SRCS fs/*.h fs/ext2/*.h fs/fat/*.h fs/jbd2/*.h lib/*.h tests/unit/fakes/*.h 2>/dev/null | head -1)
 	if [ ! -x "$FSCLI" ] || [ "$newest" -nt "$FSCLI" ]; then
 		# shellcheck disable=SC2086
 		cc $HCFLAGS -o "$FSCLI" $FS_SRCS || { echo "not ok - build fscli"; exit 1; }

@@ -13,10 +13,12 @@
  *	write P TEXT | append P TEXT | pwrite P OFF TEXT | truncate P SIZE
  *	fill P BYTES SEED [OFF]      (create if needed, write fillgen bytes at OFF)
  *	mkdir P | rmdir P | rm P | mv A B | ln A B | symlink TARGET P
- *	sync | remount [ro] | mkdirs P N (N subdirectories or files) | touchn P N
+ *	sync | fsync P | remount [ro] | mkdirs P N (N subdirectories or files) | touchn P N
  *	mount HOSTIMAGE DIR [ro] | umount DIR | mounts (each mount's path)
  *	open P | close       (hold one file open, or let it go)
  *	times P (atime, mtime, ctime) | clock SECONDS (what the clock says now)
+ *	snapshot HOSTFILE    (copy IMAGE as the disk holds it now: a power cut,
+ *			      nothing the cache holds dirty; for journal tests)
  *
  * Every command ends with a line "= RC" (0 or -errno).  At the end fscli
  * unmounts (the other mounts first), closes the devices and checks that no buffer reference and no
@@ -46,6 +48,7 @@ static struct vfs_file *held;			/* the file of `open` */
 static bool ro;
 static const char *fstype = "ext2";
 static u8 *iobuf;
+static const char *image_path;	/* IMAGE, for snapshot */
 
 static int do_ls(const char *path)
 {
@@ -311,6 +314,28 @@ static u64 num(const char *s)
 	return strtoull(s, NULL, 0);
 }
 
+/* Copy the image file (as the disk holds it now) to @dst. */
+static int do_snapshot(const char *dst)
+{
+	FILE *in = fopen(image_path, "rb"), *out = fopen(dst, "wb");
+	size_t n;
+	int err = 0;
+
+	if (!in || !out) {
+		err = -EIO;
+		goto out;
+	}
+	while ((n = fread(iobuf, 1, CHUNK, in)) > 0)
+		if (fwrite(iobuf, 1, n, out) != n)
+			err = -EIO;
+out:
+	if (in)
+		fclose(in);
+	if (out && fclose(out))
+		err = -EIO;
+	return err;
+}
+
 static int run(int argc, char **av)
 {
 	const char *c = av[0];
@@ -376,6 +401,7 @@ static int run(int argc, char **av)
 	if (!strcmp(c, "ln")) { NEED(3); return vfs_link(av[1], av[2]); }
 	if (!strcmp(c, "symlink")) { NEED(3); return vfs_symlink(av[1], av[2]); }
 	if (!strcmp(c, "sync")) { NEED(1); return vfs_sync(); }
+	if (!strcmp(c, "fsync")) { NEED(2); return vfs_fsync(av[1]); }
 	if (!strcmp(c, "mkdirs")) { NEED(3); return do_many(av[1], (long)num(av[2]), true); }
 	if (!strcmp(c, "touchn")) { NEED(3); return do_many(av[1], (long)num(av[2]), false); }
 	if (!strcmp(c, "remount")) {
@@ -407,6 +433,7 @@ static int run(int argc, char **av)
 	}
 	if (!strcmp(c, "times")) { NEED(2); return do_times(av[1]); }
 	if (!strcmp(c, "clock")) { NEED(2); host_wallclock = num(av[1]); return 0; }
+	if (!strcmp(c, "snapshot")) { NEED(2); return do_snapshot(av[1]); }
 #undef NEED
 	return -ENOSYS;
 }
@@ -434,6 +461,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	host_printk_quiet = getenv("FSCLI_VERBOSE") == NULL;
+	image_path = argv[optind];
 	iobuf = malloc(CHUNK);
 	bdev = bdev_file_open(argv[optind], off, size, ro);
 	if (!bdev || !iobuf) {
