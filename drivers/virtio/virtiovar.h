@@ -65,7 +65,10 @@ struct virtio_pci {
 	const struct virtio_pci_ops *vp_ops;	/* [I] */
 	void			*vp_priv;	/* [I] the device driver's softc */
 	int			vp_irq;		/* [I] INTx IRQ, -1 none */
-	bool			vp_msix;	/* [I] per-queue vectors in use */
+	bool			vp_msix;	/* [I] MSI-X in use */
+	bool			vp_msix_shared;	/* [I] ... one vector for all queues */
+	u16			vp_msix_nvec;	/* [I] entries enabled */
+	int			vp_msix_irqs[VIRTIO_PCI_MAX_VQS + 1];	/* [I] entry -> IRQ */
 	u32			vp_intr;	/* [a] interrupts taken, for the report */
 };
 
