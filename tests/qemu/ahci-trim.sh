@@ -63,3 +63,29 @@ print("ok" if not bad else " ".join(bad))
 PY
 )
 if [ "$check" = ok ]; then ok "ahci-trim/host-bytes"; else notok "ahci-trim/host-bytes" "$check"; fi
+
+# TRIM in the middle of NCQ traffic: it waits for the queue to drain, goes
+# alone, and the stamped I/O around it verifies (guest and host).
+img=$logdir/ahci-trim-ncq.img
+rm -f "$img"
+truncate -s 64M "$img"
+python3 -c "
+import sys
+with open(sys.argv[1], 'r+b') as f:
+    f.seek(40 << 20); f.write(b'\xcd' * (8 << 20))
+" "$img"
+boot ahci-trim-ncq --machine q35 --timeout 180 --disk "$img,bus=ahci,discard=unmap" \
+	--cmdline "writable=sda run=\"stress sda span=32 off=4 seed=31 qd=32 at=200 during='blkdiscard sda 41M 2M'\""
+expect_rc "ahci-trim/ncq-run" 0
+expect_out "ahci-trim/ncq-blkdiscard-ok" 'blkdiscard: sda: 2097152 bytes at 42991616$'
+expect_out "ahci-trim/ncq-stress-verifies" '^STRESS sda .*bad=0 .*result=PASS$'
+lba_check "ahci-trim/ncq-host-verify" "$img" 31 $((4 * 2048)) $((32 * 2048))
+res=$(python3 - "$img" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read(48 << 20)
+M = 1 << 20
+ok = d[40 * M:41 * M] == b'\xcd' * M and d[41 * M:43 * M] == bytes(2 * M) and d[43 * M:48 * M] == b'\xcd' * (5 * M)
+print("ok" if ok else "range or neighbours wrong")
+PY
+)
+[ "$res" = ok ] && ok "ahci-trim/ncq-host-range" || notok "ahci-trim/ncq-host-range" "$res"
