@@ -55,7 +55,7 @@ static void vp_add_status(struct virtio_pci *vp, u8 bits)
 }
 
 /* 4.1.4.3.2: writing 0 resets; the device says done by reading back 0. */
-static int vp_reset(struct virtio_pci *vp)
+int virtio_pci_reset(struct virtio_pci *vp)
 {
 	u64 end = ktime_ms() + VIRTIO_RESET_TIMEOUT_MS;
 
@@ -180,7 +180,7 @@ int virtio_pci_init(struct virtio_pci *vp, struct pci_dev *dev, const char *name
 		goto unmap;
 	pci_set_command(dev, PCI_COMMAND_MEMORY, 0);
 	/* 3.1.1: 1 reset, 2 ACKNOWLEDGE, 3 DRIVER. */
-	ret = vp_reset(vp);
+	ret = virtio_pci_reset(vp);
 	if (ret)
 		goto unmap;
 	vp_add_status(vp, VIRTIO_STATUS_ACKNOWLEDGE);
@@ -351,7 +351,7 @@ void virtio_pci_teardown(struct virtio_pci *vp)
 	u16 i;
 
 	/* The device must stop touching the rings before they are freed. */
-	vp_reset(vp);
+	virtio_pci_reset(vp);
 	vp_free_irqs(vp);
 	for (i = 0; i < vp->vp_nvqs; i++) {
 		struct virtio_pci_vq *q = vp->vp_vqs[i];

@@ -124,6 +124,8 @@ int virtio_pci_setup_irqs(struct virtio_pci *vp, const struct virtio_pci_ops *op
 
 /* 3.1.1 step 8: the driver is ready; the device may use the queues. */
 void virtio_pci_driver_ok(struct virtio_pci *vp);
+/* 4.1.4.3.2: reset the device (bounded wait); queues and vectors stay set up. */
+int virtio_pci_reset(struct virtio_pci *vp);
 /* 2.1: give up on the device (sets FAILED). */
 void virtio_pci_fail(struct virtio_pci *vp);
 /* Reset the device, free the queues and interrupts and unmap the BARs. */
