@@ -4,7 +4,8 @@
 #  - found as vda with the serial QEMU was given (GET_ID), on MSI-X;
 #  - the LBA-stamped stress at queue depth 64 verifies in the guest and,
 #    sector by sector, in the image; with num-queues=4 (the device offers
-#    four, one is used: one CPU) and with INTx (virtio.msix=0) too;
+#    four, one is used: one CPU) and with INTx (virtio.msix=0, or a
+#    device with a single MSI-X vector) too;
 #  - partitions of an sfdisk MBR image (logicals included) and of the GPT
 #    demo image are found as vdaN;
 #  - DISCARD punches holes in the image (qemu-img map), WRITE ZEROES reads
@@ -49,6 +50,14 @@ expect_rc "virtio/intx-run" 0
 expect_out "virtio/intx-in-use" '^transport virtio-pci .*, INTx$'
 expect_out "virtio/intx-guest-verify" '^STRESS vda .* bad=0 .*result=PASS$'
 stamp_check "virtio/intx-host-verify" "$img" 23 4 16
+
+# One MSI-X vector is too few (configuration + a queue): back to INTx.
+boot virtio-one-vector --timeout 120 --disk "$img,bus=virtio,dev.vectors=1" \
+	--cmdline 'writable=vda run="diskinfo vda; stress vda span=8 off=24 seed=24 qd=64"'
+expect_rc "virtio/one-vector-run" 0
+expect_out "virtio/one-vector-falls-back-to-intx" '^transport virtio-pci .*, INTx$'
+expect_out "virtio/one-vector-guest-verify" '^STRESS vda .* bad=0 .*result=PASS$'
+stamp_check "virtio/one-vector-host-verify" "$img" 24 24 8
 
 # Partitions: the demo's MBR disk (primary, extended, two logicals) and GPT disk.
 demo=$logdir/virtio-demo
