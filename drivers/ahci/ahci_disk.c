@@ -8,7 +8,7 @@
  *				read last (every reset re-reads it and fails a
  *				port that answers with another disk)
  *	bdo_report		controller, port, link speed, NCQ depth,
- *				write cache and FUA, one fact a line
+ *				write cache, FUA and TRIM, one fact a line
  *
  * Contract: called without the port lock; reads fields that are
  * immutable after attach ([I]) or single words (ap_state), so a report
@@ -64,10 +64,13 @@ static int ahci_disk_report(struct gendisk *disk, char *buf, size_t len)
 		     "link %s\n"
 		     "queue %s depth %u\n"
 		     "write cache %s\n"
-		     "fua %s\n",
+		     "fua %s\n"
+		     "trim %s\n",
 		     ap->ap_sc->sc_name, ap->ap_num, ahci_port_state_names[ap->ap_state],
 		     ahci_link_speed_name(spd), ap->ap_ncq ? "ncq" : "dma", ap->ap_depth,
-		     ap->ap_id.ai_wcache_on ? "on" : "off", ap->ap_id.ai_fua ? "yes" : "no");
+		     ap->ap_id.ai_wcache_on ? "on" : "off", ap->ap_id.ai_fua ? "yes" : "no",
+		     !ap->ap_trim_buf ? "no" : ap->ap_id.ai_trim_rzat ? "yes, reads zeroes after" :
+		     ap->ap_id.ai_trim_drat ? "yes, deterministic after" : "yes");
 	if (n < 0)
 		return -EINVAL;
 	return (size_t)n < len ? n : (int)len - 1;

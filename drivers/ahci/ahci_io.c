@@ -16,7 +16,9 @@
  * NCQ is on (depth min(CAP.NCS, IDENTIFY depth, 32)); otherwise READ/WRITE
  * DMA (EXT) and WRITE DMA FUA EXT, several slots deep, which the HBA runs
  * in turn (a disk without 48-bit addressing gets the 28-bit forms only).
- * Commands that must go alone -- the non-queued FLUSH CACHE (EXT), and
+ * DISCARD (and WRITE ZEROES where IDENTIFY word 69 promises zeroes after
+ * TRIM) become a non-queued DSM TRIM (ACS-3 7.5) with one range list.
+ * Commands that must go alone -- the non-queued FLUSH CACHE (EXT), TRIM, and
  * those recovery wants isolated -- wait until nothing else is out, and
  * nothing is issued while one runs.
  *
@@ -35,6 +37,8 @@
 
 /* Soft cap on a request, in 512-byte sectors: 2 MiB. */
 #define AHCI_MAX_SECTORS	4096u
+/* Cap on one TRIM, in 512-byte sectors (4 GiB): bounds a command's time. */
+#define AHCI_MAX_TRIM_SECTORS	(8u * 1024 * 1024)
 
 static struct ahci_ccb *ahci_ccb_get(struct ahci_port *ap)
 {
@@ -68,6 +72,12 @@ static int ahci_build_fis(struct ahci_port *ap, struct ahci_ccb *ccb, bool ncq)
 	if (ccb->ccb_flags & AHCI_CCB_FLUSH) {
 		ata_flush(&tf, &ap->ap_id);
 		ncq = false;
+	} else if (ccb->ccb_flags & AHCI_CCB_TRIM) {
+		/* Queued TRIM (SEND FPDMA QUEUED) is unsafe on most disks (libata). */
+		ret = ata_dsm_trim(&tf, &ap->ap_id, ccb->ccb_bytes / ATA_DSM_BLOCK_BYTES);
+		if (ret)
+			return ret;
+		ncq = false;
 	} else {
 		if (ccb->ccb_flags & AHCI_CCB_WRITE)
 			flags |= ATA_RW_WRITE;
@@ -84,6 +94,41 @@ static int ahci_build_fis(struct ahci_port *ap, struct ahci_ccb *ccb, bool ncq)
 		ccb->ccb_flags |= AHCI_CCB_NCQ;
 	else
 		ccb->ccb_flags &= ~AHCI_CCB_NCQ;
+	return 0;
+}
+
+/*
+ * A DISCARD, or a WRITE ZEROES on a disk whose trimmed sectors read as
+ * zeroes: one DSM TRIM whose payload (ap_trim_buf, filled at issue) lists
+ * the range.  0, or -EOPNOTSUPP / -EINVAL for what the disk cannot do.
+ */
+static int ahci_prep_trim(struct ahci_port *ap, struct request *rq, struct ahci_ccb *ccb)
+{
+	u32 lsize = ap->ap_id.ai_logical_size, bytes = 0, blocks;
+	struct scatterlist sg;
+	u64 nsect;
+	int n;
+
+	if (!ap->ap_trim_buf || (blk_rq_is_write_zeroes(rq) && !ap->ap_id.ai_trim_rzat))
+		return -EOPNOTSUPP;
+	if (!blk_rq_bytes(rq) || blk_rq_bytes(rq) % lsize || blk_rq_pos(rq) % ap->ap_lsect)
+		return -EINVAL;
+	nsect = blk_rq_bytes(rq) / lsize;
+	blocks = (u32)DIV_ROUND_UP(DIV_ROUND_UP(nsect, (u64)ATA_DSM_RANGE_MAX),
+				   (u64)ATA_DSM_RANGES_PER_BLOCK);
+	if (blocks > ap->ap_trim_blocks)
+		return -EINVAL;
+	sg.sg_addr = ap->ap_trim_dma;
+	sg.sg_len = blocks * ATA_DSM_BLOCK_BYTES;
+	n = ahci_fill_prdt(ccb->ccb_table->ct_prdt, AHCI_TABLE_PRDS, &sg, 1,
+			   ap->ap_sc->sc_dma64, &bytes);
+	if (n < 0)
+		return n;
+	ccb->ccb_prdtl = (u32)n;
+	ccb->ccb_bytes = bytes;
+	ccb->ccb_lba = blk_rq_pos(rq) / ap->ap_lsect;
+	ccb->ccb_nsect = (u32)nsect;
+	ccb->ccb_flags = AHCI_CCB_TRIM | AHCI_CCB_WRITE;
 	return 0;
 }
 
@@ -109,6 +154,11 @@ static int ahci_prep_rq(struct request_queue *q, struct request *rq)
 	ccb->ccb_bytes = 0;
 	if (blk_rq_is_flush(rq)) {
 		ccb->ccb_flags = AHCI_CCB_FLUSH;
+		goto build;
+	}
+	if (rq->rq_cmd_flags & REQ_NODATA) {		/* DISCARD or WRITE ZEROES */
+		if (ahci_prep_trim(ap, rq, ccb))
+			goto kill;
 		goto build;
 	}
 	if (!blk_rq_bytes(rq) || blk_rq_bytes(rq) % lsize || blk_rq_pos(rq) % ap->ap_lsect)
@@ -155,6 +205,10 @@ static void ahci_issue(struct ahci_port *ap, struct ahci_ccb *ccb, unsigned slot
 
 	if (ncq)
 		ahci_fis_set_tag(ccb->ccb_table->ct_cfis, slot);
+	/* Alone on the port (see request_fn), so the one payload page is ours. */
+	if (ccb->ccb_flags & AHCI_CCB_TRIM)
+		ata_trim_fill(ap->ap_trim_buf, ccb->ccb_bytes / ATA_DSM_BLOCK_BYTES,
+			      ccb->ccb_lba, ccb->ccb_nsect);
 	ahci_fill_hdr(&ap->ap_cmd_list[slot], ccb->ccb_table_dma, ccb->ccb_prdtl,
 		      ccb->ccb_flags & AHCI_CCB_WRITE);
 	ap->ap_issued |= bit;
@@ -223,7 +277,7 @@ void ahci_request_fn(struct request_queue *q)
 			continue;
 		}
 		ccb = rq->rq_special;
-		alone = (ccb->ccb_flags & AHCI_CCB_FLUSH) || ap->ap_isolate;
+		alone = (ccb->ccb_flags & (AHCI_CCB_FLUSH | AHCI_CCB_TRIM)) || ap->ap_isolate;
 		if (ap->ap_nonq_busy || (alone && ap->ap_issued))
 			break;		/* the queue drains first; a completion reruns us */
 		if (blk_queue_start_tag(q, rq))
@@ -336,6 +390,16 @@ int ahci_port_setup_queue(struct ahci_port *ap)
 	if (ap->ap_ncq || ai->ai_fua)
 		flush |= BLK_FLUSH_FUA;
 	blk_queue_flush(q, flush);
+	if (ap->ap_trim_buf) {
+		u64 max = ata_trim_max_sectors(ap->ap_trim_blocks) * ap->ap_lsect;
+		u32 cap = (u32)min(max, (u64)(AHCI_MAX_TRIM_SECTORS));
+
+		blk_queue_max_discard_sectors(q, cap);
+		blk_queue_discard_granularity(q, ai->ai_physical_size,
+					      ata_id_alignment_offset(ai));
+		if (ai->ai_trim_rzat)
+			blk_queue_max_write_zeroes_sectors(q, cap);
+	}
 	blk_queue_prep_rq(q, ahci_prep_rq);
 	blk_queue_rq_timed_out(q, ahci_timed_out);
 	blk_queue_rq_timeout(q, ahci_param_timeout_ms ? ahci_param_timeout_ms : AHCI_RQ_TIMEOUT_MS);

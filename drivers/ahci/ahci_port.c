@@ -251,6 +251,9 @@ void ahci_port_free_ccbs(struct ahci_port *ap)
 		ap->ap_ccbs[i].ccb_table = NULL;
 	}
 	INIT_LIST_HEAD(&ap->ap_ccb_free);
+	if (ap->ap_trim_buf)
+		free_pages(ap->ap_trim_buf, 0);
+	ap->ap_trim_buf = NULL;
 }
 
 /* Give back what ahci_port_alloc took. */
@@ -303,11 +306,22 @@ free_port:
 	return NULL;
 }
 
-/* A command table page per CCB, for a port that has a disk.  0 or -ENOMEM. */
+/*
+ * A command table page per CCB, for a port that has a disk, and the DSM
+ * TRIM payload page when the disk has TRIM.  0 or -ENOMEM.
+ */
 int ahci_port_alloc_ccbs(struct ahci_port *ap)
 {
 	unsigned i;
 
+	if (ap->ap_id.ai_trim) {
+		ap->ap_trim_buf = get_zeroed_page(GFP_KERNEL);
+		if (!ap->ap_trim_buf)
+			return -ENOMEM;
+		ap->ap_trim_dma = __pa(ap->ap_trim_buf);
+		ap->ap_trim_blocks = min((u32)ap->ap_id.ai_trim_max_blocks,
+					 (u32)(PAGE_SIZE / ATA_DSM_BLOCK_BYTES));
+	}
 	for (i = 0; i < AHCI_PORT_CCBS; i++) {
 		struct ahci_ccb *ccb = &ap->ap_ccbs[i];
 

@@ -90,6 +90,7 @@ struct ahci_ccb {
 #define AHCI_CCB_FUA		0x02
 #define AHCI_CCB_FLUSH		0x04	/* FLUSH CACHE (EXT): non-queued, no data */
 #define AHCI_CCB_NCQ		0x08	/* issued as FPDMA QUEUED */
+#define AHCI_CCB_TRIM		0x10	/* DSM TRIM: non-queued, payload in ap_trim_buf */
 };
 
 /* Port states, with names for the log (STYLE 8). */
@@ -125,6 +126,10 @@ struct ahci_port {
 	u8			*ap_eh_buf;	/* [e] 512-byte data page of polled commands */
 	dma_addr_t		ap_eh_buf_dma;	/* [I] */
 	struct scatterlist	ap_sg[AHCI_TABLE_PRDS];	/* [p] prep's scratch */
+	u8			*ap_trim_buf;	/* [p] DSM TRIM payload page, NULL: no TRIM;
+						   written at issue (one TRIM out at a time) */
+	dma_addr_t		ap_trim_dma;	/* [I] */
+	u32			ap_trim_blocks;	/* [I] payload blocks per TRIM, 1..8 */
 
 	struct ata_id		ap_id;		/* [I], rewritten [e]: the disk's IDENTIFY */
 	struct ata_dev		ap_ad;		/* [I], rewritten [e]: what it is told after resets */

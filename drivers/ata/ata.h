@@ -41,6 +41,10 @@ struct ata_id {
 	bool	ai_ncq;			/* READ/WRITE FPDMA QUEUED */
 	u8	ai_ncq_depth;		/* 1..32 when ai_ncq */
 	bool	ai_ssd;			/* nominal rotation rate says non-rotating */
+	bool	ai_trim;		/* DSM TRIM (word 169 bit 0; a 48-bit command) */
+	bool	ai_trim_drat;		/* reads after TRIM are deterministic (word 69 bit 14) */
+	bool	ai_trim_rzat;		/* ... and return zeroes (word 69 bit 5, with DRAT) */
+	u16	ai_trim_max_blocks;	/* word 105: payload blocks per DSM, at least 1 */
 	u8	ai_udma_modes;		/* bit n: UDMA mode n supported (0-6) */
 	s8	ai_udma_active;		/* selected UDMA mode, -1 none */
 	u8	ai_mwdma_modes;		/* bit n: multiword DMA mode n supported (0-2) */
@@ -144,6 +148,9 @@ void ata_id_media_str(const struct ata_id *ai, char *buf, size_t size);
 int ata_rw(struct ata_taskfile *tf, const struct ata_id *ai, u64 lba, u32 nsect,
 	   unsigned flags, unsigned tag);
 void ata_flush(struct ata_taskfile *tf, const struct ata_id *ai);
+int ata_dsm_trim(struct ata_taskfile *tf, const struct ata_id *ai, u32 blocks);
+int ata_trim_fill(void *buf, u32 blocks, u64 lba, u64 nsect);
+u64 ata_trim_max_sectors(u32 blocks);
 void ata_identify(struct ata_taskfile *tf, bool packet);
 void ata_set_features(struct ata_taskfile *tf, u8 subcmd, u8 count);
 void ata_read_log_ext(struct ata_taskfile *tf, u8 log, u16 page, u16 pages);

@@ -20,6 +20,7 @@
 #include "drivers/ata/atareg.h"
 #include "drivers/ata/satafis.h"
 #include "kernel/errno.h"
+#include "lib/byteorder.h"
 #include "lib/string.h"
 
 /**
@@ -111,6 +112,72 @@ void ata_flush(struct ata_taskfile *tf, const struct ata_id *ai)
 	} else {
 		tf->tf_command = ATA_CMD_FLUSH_CACHE;
 	}
+}
+
+/**
+ * ata_dsm_trim - DATA SET MANAGEMENT with the TRIM bit (ACS-3 7.5)
+ * @tf: filled on success
+ * @ai: the disk
+ * @blocks: 512-byte payload blocks the host sends (ata_trim_fill)
+ *
+ * Non-queued DMA, host to device; Count is the number of payload blocks.
+ * Returns 0, -EOPNOTSUPP without TRIM, -EINVAL for a count the disk does
+ * not take (0, or above IDENTIFY word 105).
+ */
+int ata_dsm_trim(struct ata_taskfile *tf, const struct ata_id *ai, u32 blocks)
+{
+	if (!ai->ai_trim)
+		return -EOPNOTSUPP;
+	if (blocks == 0 || blocks > ai->ai_trim_max_blocks)
+		return -EINVAL;
+	memset(tf, 0, sizeof(*tf));
+	tf->tf_command = ATA_CMD_DSM;
+	tf->tf_protocol = ATA_PROT_DMA;
+	tf->tf_flags = ATA_TF_LBA48 | ATA_TF_WRITE;
+	tf->tf_feature = ATA_DSM_TRIM;
+	tf->tf_count = (u16)blocks;
+	tf->tf_device = ATA_DEVICE_LBA;
+	tf->tf_nsect = blocks;	/* what moves: payload blocks, not the range */
+	return 0;
+}
+
+/* The most logical sectors a payload of @blocks blocks can describe. */
+u64 ata_trim_max_sectors(u32 blocks)
+{
+	return (u64)blocks * ATA_DSM_RANGES_PER_BLOCK * ATA_DSM_RANGE_MAX;
+}
+
+/**
+ * ata_trim_fill - write the LBA Range Entries for one contiguous range
+ * @buf: @blocks * 512 bytes
+ * @blocks: payload blocks
+ * @lba: first logical sector; @nsect: logical sectors, at least 1
+ *
+ * Entries of at most 65535 sectors each, in order, the rest of the
+ * payload zero (unused entries).  Returns the number of entries, or
+ * -ERANGE when the range needs more than the payload holds or passes
+ * 48-bit addressing, -EINVAL for an empty range.
+ */
+int ata_trim_fill(void *buf, u32 blocks, u64 lba, u64 nsect)
+{
+	u8 *p = buf;
+	u32 n = 0;
+
+	if (nsect == 0)
+		return -EINVAL;
+	if (nsect > ata_trim_max_sectors(blocks) || lba + nsect > ATA_DSM_LBA_MASK + 1)
+		return -ERANGE;
+	memset(buf, 0, (size_t)blocks * ATA_DSM_BLOCK_BYTES);
+	while (nsect) {
+		u64 len = nsect < ATA_DSM_RANGE_MAX ? nsect : ATA_DSM_RANGE_MAX;
+		u64 e = (lba & ATA_DSM_LBA_MASK) | len << ATA_DSM_LEN_SHIFT;
+
+		put_le64(p + 8 * n, e);
+		n++;
+		lba += len;
+		nsect -= len;
+	}
+	return (int)n;
 }
 
 /* IDENTIFY DEVICE, or IDENTIFY PACKET DEVICE for ATAPI: one 512-byte PIO read. */

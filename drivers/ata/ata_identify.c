@@ -129,6 +129,29 @@ static int parse_sector_sizes(const u16 *id, struct ata_id *ai)
 }
 
 /*
+ * DATA SET MANAGEMENT with TRIM (ACS-3 7.5): word 169 bit 0, a 48-bit
+ * command; word 105 the most payload blocks one command takes (0: not
+ * reported, and one block is always allowed); word 69 whether reads of
+ * trimmed sectors are deterministic and zero.  Word 69 has no validity
+ * bits, so FFFFh is taken as "not reported".
+ */
+static void parse_trim(const u16 *id, struct ata_id *ai)
+{
+	u16 w69 = id[ATA_ID_ADDITIONAL_SUPP], w105 = id[ATA_ID_DSM_MAX_BLOCKS];
+
+	ai->ai_trim = ai->ai_lba48 && id[ATA_ID_DSM] != ATA_ID_NOT_REPORTED_1 &&
+		      (id[ATA_ID_DSM] & ATA_ID_DSM_TRIM);
+	if (!ai->ai_trim)
+		return;
+	ai->ai_trim_max_blocks = w105 == ATA_ID_NOT_REPORTED_0 || w105 == ATA_ID_NOT_REPORTED_1 ?
+				 1 : w105;
+	if (w69 != ATA_ID_NOT_REPORTED_1) {
+		ai->ai_trim_drat = w69 & ATA_ID_ADD_DRAT;
+		ai->ai_trim_rzat = ai->ai_trim_drat && (w69 & ATA_ID_ADD_RZAT);
+	}
+}
+
+/*
  * What the disk can do: DMA modes, write cache, flush, FUA, NCQ.  Needs
  * ai_lba48 already set (FLUSH CACHE EXT, FUA and NCQ are 48-bit commands).
  * Words 82-84 count only when word 83 is marked valid, 85-87 when 87 is.
@@ -176,6 +199,7 @@ static void parse_features(const u16 *id, struct ata_id *ai)
 	ai->ai_cable80 = word_valid(id[ATA_ID_HW_RESET]) &&
 			 (id[ATA_ID_HW_RESET] & ATA_ID_HW_RESET_CBLID);
 	ai->ai_ssd = id[ATA_ID_ROTATION_RATE] == 1;
+	parse_trim(id, ai);
 	ai->ai_max_multiple = id[ATA_ID_MAX_MULTIPLE] & ATA_ID_MAX_MULTIPLE_MASK;
 }
 

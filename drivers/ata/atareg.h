@@ -44,6 +44,8 @@
 
 /* Command opcodes (ACS clause 7, one subclause per command). */
 #define ATA_CMD_NOP			0x00
+#define ATA_CMD_DSM			0x06	/* DATA SET MANAGEMENT (ACS-3 7.5), DMA, 48-bit */
+#define   ATA_DSM_TRIM			0x0001	/* Feature bit 0: TRIM */
 #define ATA_CMD_DEVICE_RESET		0x08
 #define ATA_CMD_READ_SECTORS		0x20	/* PIO, 28-bit */
 #define ATA_CMD_READ_SECTORS_EXT	0x24	/* PIO, 48-bit */
@@ -141,6 +143,9 @@
 #define   ATA_ID_MWDMA_MODES_MASK	0x0007	/* modes 0-2, in both bytes */
 #define   ATA_ID_MWDMA_SELECTED_SHIFT	8
 #define ATA_ID_PIO_MODES		64	/* 1:0 PIO modes 3-4 supported */
+#define ATA_ID_ADDITIONAL_SUPP		69	/* Additional Supported (ACS-3 7.12.7.29) */
+#define   ATA_ID_ADD_RZAT		0x0020	/* bit 5: reads after TRIM return zeroes */
+#define   ATA_ID_ADD_DRAT		0x4000	/* bit 14: deterministic read after TRIM */
 #define ATA_ID_QUEUE_DEPTH		75	/* bits 4:0: maximum depth - 1 */
 #define   ATA_ID_QUEUE_DEPTH_MASK	0x001f
 #define ATA_ID_SATA_CAP			76	/* SATA 3.x 13.2.1; 0000h/FFFFh: not SATA */
@@ -166,11 +171,14 @@
 #define ATA_ID_HW_RESET			93	/* Hardware reset result (PATA); valid as word 83 */
 #define   ATA_ID_HW_RESET_CBLID		0x2000	/* bit 13: device saw an 80-conductor cable */
 #define ATA_ID_LBA48_CAPACITY		100	/* words 100-103: 48-bit sector count */
+#define ATA_ID_DSM_MAX_BLOCKS		105	/* 512-byte blocks of TRIM ranges per command; 0: not said */
 #define ATA_ID_SECTOR_SIZE		106	/* Physical/logical sector size */
 #define   ATA_ID_SS_LOGICAL_PER_PHYS	0x000f	/* bits 3:0: 2^X logical per physical */
 #define   ATA_ID_SS_LONG_LOGICAL	0x1000	/* bit 12: words 117-118 valid */
 #define   ATA_ID_SS_MULTIPLE		0x2000	/* bit 13: several logical per physical */
 #define ATA_ID_LOGICAL_SIZE		117	/* words 117-118: words per logical sector */
+#define ATA_ID_DSM			169	/* DATA SET MANAGEMENT support */
+#define   ATA_ID_DSM_TRIM		0x0001	/* bit 0: the TRIM bit is supported */
 #define ATA_ID_ALIGNMENT		209	/* bits 13:0: offset of LBA 0 in its physical */
 #define   ATA_ID_ALIGNMENT_MASK		0x3fff
 #define ATA_ID_ROTATION_RATE		217	/* 1: non-rotating (solid state) */
@@ -182,6 +190,17 @@
 #define ATA_ID_VALID_MASK		0xc000
 #define ATA_ID_VALID_VALUE		0x4000
 /* Words 76 and 80 read 0000h or FFFFh when the device does not report them. */
+/*
+ * ACS-3 7.5.3.2: the DSM payload is 512-byte blocks of 64 LBA Range
+ * Entries, 8 bytes each: LBA in bits 47:0, sector count in 63:48 (0: the
+ * entry is unused).
+ */
+#define ATA_DSM_BLOCK_BYTES		512
+#define ATA_DSM_RANGES_PER_BLOCK	64
+#define ATA_DSM_RANGE_MAX		0xffffu	/* sectors in one entry */
+#define ATA_DSM_LBA_MASK		0x0000ffffffffffffull
+#define ATA_DSM_LEN_SHIFT		48
+
 #define ATA_ID_NOT_REPORTED_0		0x0000
 #define ATA_ID_NOT_REPORTED_1		0xffff
 

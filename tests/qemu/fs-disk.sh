@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ext2 through a real disk driver, judged by the host's own tools: the
-# kernel writes to the demo disks (AHCI on q35, IDE on pc), powers off, and
+# kernel writes to the demo disks (AHCI and virtio on q35, IDE on pc), powers off, and
 # the host's e2fsck finds each filesystem clean and consistent, and debugfs
 # reads back exactly the bytes the kernel wrote.
 . "$(dirname "$0")/lib.bash"
@@ -60,6 +60,13 @@ boot fs-disk-ahci --machine q35 --timeout 180 --disk "$logdir/fs-disk-ahci.img,b
 	--cmdline "writable=sda run=\"$(echo "$ops" | tr '\n' ' ' | sed 's|/P|/sda2|g')\""
 expect_rc "fs-disk/ahci/run" 0
 check_fs fs-disk/ahci "$logdir/fs-disk-ahci.img" $((18432 * 512))
+
+# The same GPT disk on virtio-blk (vda2), through blk-mq.
+cp "$demo/ahci0.img" "$logdir/fs-disk-virtio.img"
+boot fs-disk-virtio --machine q35 --timeout 180 --disk "$logdir/fs-disk-virtio.img,bus=virtio" \
+	--cmdline "writable=vda run=\"$(echo "$ops" | tr '\n' ' ' | sed 's|/P|/vda2|g')\""
+expect_rc "fs-disk/virtio/run" 0
+check_fs fs-disk/virtio "$logdir/fs-disk-virtio.img" $((18432 * 512))
 
 cp "$demo/ide0.img" "$logdir/fs-disk-ide.img"
 

@@ -123,7 +123,7 @@ static void test_disk_ops(void)
 	n = ahci_disk_ops.bdo_report(&disk, buf, sizeof(buf));
 	CHECK_EQ(n, (int)strlen(buf));
 	CHECK_STR(buf, "controller ahci9 port 2\nstate ready\nlink 3.0 Gbps\n"
-		       "queue ncq depth 31\nwrite cache on\nfua no\n");
+		       "queue ncq depth 31\nwrite cache on\nfua no\ntrim no\n");
 	CHECK_EQ(ahci_disk_ops.bdo_report(&disk, buf, 8), 7);	/* cut short, NUL kept */
 	CHECK_STR(buf, "control");
 

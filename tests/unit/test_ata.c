@@ -874,7 +874,94 @@ static void test_dev_revalidate(void)
 	CHECK_EQ(ata_dev_revalidate(&f.fd_ad, &ai), -ENODEV);
 }
 
+/* IDENTIFY words 169, 105 and 69 (ACS-3 7.12.7): TRIM and what reads return after. */
+static void test_trim_identify(void)
+{
+	struct ata_id ai;
+
+	qemu_disk(2097152, true);
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(!ai.ai_trim);
+	id[169] = 1;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(ai.ai_trim);
+	CHECK_EQ(ai.ai_trim_max_blocks, 1);		/* word 105 = 0: one block */
+	CHECK(!ai.ai_trim_drat && !ai.ai_trim_rzat);
+	id[105] = 8;
+	id[69] = 1 << 14;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_EQ(ai.ai_trim_max_blocks, 8);
+	CHECK(ai.ai_trim_drat && !ai.ai_trim_rzat);
+	id[69] = (1 << 14) | (1 << 5);
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(ai.ai_trim_rzat);
+	id[69] = 1 << 5;				/* zeroes without deterministic: no */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(!ai.ai_trim_rzat);
+	id[69] = 0xffff;				/* not reported */
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(!ai.ai_trim_drat && !ai.ai_trim_rzat);
+	id[83] &= (u16)~(1 << 10);			/* DSM is a 48-bit command */
+	id[86] &= (u16)~(1 << 10);
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(!ai.ai_trim);
+	id[169] = 0xffff;
+	id[83] |= 1 << 10;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK(!ai.ai_trim);
+}
+
+/* The DSM command (ACS-3 7.5) and its LBA Range Entries. */
+static void test_trim_cmd(void)
+{
+	struct ata_taskfile tf;
+	struct ata_id ai;
+	u8 buf[2 * 512];
+	u64 e;
+	int i;
+
+	qemu_disk(1ull << 34, true);
+	id[169] = 1;
+	id[105] = 2;
+	CHECK_EQ(ata_id_parse(id, &ai), 0);
+	CHECK_EQ(ata_dsm_trim(&tf, &ai, 1), 0);
+	CHECK_EQ(tf.tf_command, 0x06);
+	CHECK_EQ(tf.tf_feature, 1);
+	CHECK_EQ(tf.tf_count, 1);
+	CHECK_EQ(tf.tf_protocol, ATA_PROT_DMA);
+	CHECK(tf.tf_flags & ATA_TF_LBA48);
+	CHECK(tf.tf_flags & ATA_TF_WRITE);
+	CHECK_EQ(ata_dsm_trim(&tf, &ai, 2), 0);
+	CHECK_EQ(ata_dsm_trim(&tf, &ai, 3), -EINVAL);	/* over word 105 */
+	CHECK_EQ(ata_dsm_trim(&tf, &ai, 0), -EINVAL);
+	ai.ai_trim = false;
+	CHECK_EQ(ata_dsm_trim(&tf, &ai, 1), -EOPNOTSUPP);
+
+	CHECK_EQ(ata_trim_max_sectors(1), 64ull * 65535);
+	/* 200000 sectors at a 40-bit LBA: 65535 + 65535 + 65535 + 3395. */
+	memset(buf, 0xee, sizeof(buf));
+	CHECK_EQ(ata_trim_fill(buf, 1, 0x12345678abull, 200000), 4);
+	for (i = 0; i < 3; i++) {
+		memcpy(&e, buf + 8 * i, 8);
+		CHECK_EQ(e & 0xffffffffffffull, 0x12345678abull + 65535ull * (u64)i);
+		CHECK_EQ(e >> 48, 65535);
+	}
+	memcpy(&e, buf + 24, 8);
+	CHECK_EQ(e >> 48, 200000 - 3 * 65535);
+	for (i = 32; i < 512; i++)
+		CHECK_EQ(buf[i], 0);			/* unused entries are zero */
+	CHECK_EQ(buf[512], 0xee);			/* one block: nothing past it */
+	/* Exactly a full payload, and one sector more. */
+	CHECK_EQ(ata_trim_fill(buf, 2, 0, 128ull * 65535), 128);
+	CHECK_EQ(ata_trim_fill(buf, 2, 0, 128ull * 65535 + 1), -ERANGE);
+	CHECK_EQ(ata_trim_fill(buf, 1, 0, 0), -EINVAL);
+	CHECK_EQ(ata_trim_fill(buf, 1, (1ull << 48) - 1, 2), -ERANGE);	/* past 48 bits */
+	CHECK_EQ(ata_trim_fill(buf, 1, (1ull << 48) - 1, 1), 1);
+}
+
 static const struct unit_case cases[] = {
+	{ "trim_identify", test_trim_identify },
+	{ "trim_cmd", test_trim_cmd },
 	{ "qemu_ide_disk", test_qemu_ide_disk },
 	{ "qemu_ahci_ncq", test_qemu_ahci_ncq },
 	{ "geometry", test_geometry },

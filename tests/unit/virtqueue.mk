@@ -1,0 +1,2 @@
+UNIT_TESTS += virtqueue
+virtqueue_SRCS := tests/unit/test_virtqueue.c drivers/virtio/virtqueue.c
