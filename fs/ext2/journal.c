@@ -313,6 +313,11 @@ int ext2_journal_forget(struct ext2_fs *fs, u32 blk)
 	return jbd2_revoke(fs->fs_journal, blk);
 }
 
+bool ext2_block_busy(const struct ext2_fs *fs, u32 blk)
+{
+	return fs->fs_journal && jbd2_block_busy(fs->fs_journal, blk);
+}
+
 int ext2_journal_begin(struct ext2_fs *fs, bool may_commit)
 {
 	if (!fs->fs_journal)

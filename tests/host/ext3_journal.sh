@@ -187,3 +187,20 @@ linux_journal $T/bad.img 1024 "-O metadata_csum" -c
 corrupt corrupt_commit_checksum 3 16		# log: 1 descriptor, 2 copy, 3 commit
 linux_journal $T/bad.img 1024 ""
 corrupt garbage_descriptor 1 12			# the first tag's block number
+
+# Blocks freed by the running transaction are not reused before it
+# commits: a cut after "fsync A; rm A; write B" must leave A as synced.
+img=$T/reuse.img
+mk3 $img 16M 1024
+run $img <<SCRIPT
+fill /d/A 50000 8
+fsync /d/A
+rm /d/A
+fill /d/B 50000 9
+snapshot $T/reuse.cut
+SCRIPT
+check "freed_not_reused/ran" test $rc -eq 0
+check "freed_not_reused/replays" fy_only_replay $T/reuse.cut
+debugfs -R "dump /A $T/A.got" $T/reuse.cut >/dev/null 2>&1
+check "freed_not_reused/synced_file_intact" cmp -s $T/A.got <(python3 tools/fillgen.py 50000 8)
+check "freed_not_reused/e2fsck_clean_after_unmount" e2fsck -fn $img
