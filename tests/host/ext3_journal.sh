@@ -124,7 +124,6 @@ linux_journal() {	# linux_journal IMG BLOCKSIZE MKE2FS_OPTS [jo options]: /f's b
 	python3 -c "import sys; sys.stdout.buffer.write(b'NEWDATA!' * ($bs // 8))" >$T/new.bin
 	debugfs -w -R "write $T/orig.bin f" $img >/dev/null 2>&1
 	B=$(debugfs -R 'bmap /f 1' $img 2>/dev/null)
-	B2=$(debugfs -R 'bmap /f 2' $img 2>/dev/null)
 	debugfs -w $img -f - >/dev/null 2>&1 <<-EOF
 	jo $*
 	jw -b $B $T/new.bin
