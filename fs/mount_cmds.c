@@ -2,7 +2,7 @@
  * The mount shell commands (over fs/automount.h):
  *
  *	mount				list mounts: "DEV on PATH type T (ro|rw)"
- *	mount DEV|PARTUUID=..|UUID=.. DIR [ro]
+ *	mount DEV|PARTUUID=..|UUID=.. DIR [ro,commit=SECONDS]
  *					mount a device at DIR
  *	umount DIR			write back and unmount
  *
@@ -40,6 +40,29 @@ static int mount_list(void)
 	return err;
 }
 
+/* "ro", "commit=SECONDS" (journaling filesystems), comma-separated, into VFS_MNT_* flags. */
+static int mount_options(char *opts, unsigned *flags)
+{
+	char *o = opts, *comma;
+	u64 v;
+
+	for (; o; o = comma) {
+		comma = strchr(o, ',');
+		if (comma)
+			*comma++ = '\0';
+		if (!strcmp(o, "ro")) {
+			*flags |= VFS_MNT_RDONLY;
+		} else if (str_starts(o, "commit=") && !str_to_u64(o + 7, &v, false) && v &&
+			   v <= VFS_MNT_COMMIT_MAX) {
+			*flags |= VFS_MNT_COMMIT(v);
+		} else {
+			kprintf("mount: unknown option '%s' (ro, commit=SECONDS)\n", o);
+			return -ECANCELED;
+		}
+	}
+	return 0;
+}
+
 static int cmd_mount(int argc, char **argv)
 {
 	struct block_device *bdev;
@@ -48,10 +71,13 @@ static int cmd_mount(int argc, char **argv)
 
 	if (argc == 1)
 		return mount_list();
-	if (argc == 4 && !strcmp(argv[3], "ro"))
-		flags = VFS_MNT_RDONLY;
-	else if (argc != 3)
+	if (argc == 4) {
+		err = mount_options(argv[3], &flags);
+		if (err)
+			return err;
+	} else if (argc != 3) {
 		return -EINVAL;
+	}
 	if (str_starts(argv[1], "UUID="))
 		bdev = fs_lookup_uuid(argv[1] + 5);
 	else
@@ -65,7 +91,7 @@ static int cmd_mount(int argc, char **argv)
 	}
 	return err;
 }
-SHELL_COMMAND("mount", cmd_mount, "mount [DEV|PARTUUID=..|UUID=.. DIR [ro]]",
+SHELL_COMMAND("mount", cmd_mount, "mount [DEV|PARTUUID=..|UUID=.. DIR [ro,commit=SECONDS]]",
 	      "mount a filesystem on directory DIR (or at a new /NAME), or list mounts");
 
 static int cmd_umount(int argc, char **argv)

@@ -180,7 +180,7 @@ int vfs_mount(struct block_device *bdev, const char *dir, const char *fstype, un
 	}
 	m->mnt_type = ft;
 	m->mnt_bdev = bdev;
-	m->mnt_flags = flags & VFS_MNT_RDONLY;
+	m->mnt_flags = flags & (VFS_MNT_RDONLY | VFS_MNT_COMMIT(VFS_MNT_COMMIT_MAX));
 	err = ft->ft_mount(m, bdev);
 	if (err)
 		goto put_covered;

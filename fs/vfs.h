@@ -88,6 +88,10 @@ struct vnode;
 
 /* Mount flags */
 #define VFS_MNT_RDONLY	0x0001
+/* commit=SECONDS for a journaling filesystem, in the top half; 0: its default */
+#define VFS_MNT_COMMIT_SHIFT	16
+#define VFS_MNT_COMMIT_MAX	0xFFFFu
+#define VFS_MNT_COMMIT(s)	((unsigned)(s) << VFS_MNT_COMMIT_SHIFT)
 
 struct vfs_stat {
 	u64	st_ino;

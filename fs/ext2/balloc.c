@@ -70,24 +70,41 @@ static void ext2_count_blocks(struct ext2_fs *fs, u32 g, int delta)
  * Take a free bit in group @g's bitmap at or after @start (wrapping to the
  * group's start), and up to @max - 1 free bits right after it, so that a
  * run of new blocks is contiguous on disk.  Returns how many were taken
- * (the first in *out), -ENOSPC if the group is full.
+ * (the first in *out), -ENOSPC if the group is full (with ext3: or has only
+ * blocks the running transaction freed, which the committed state still owns).
  */
 static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 max, u32 *out)
 {
 	u32 nbits = group_nblocks(fs, g), base = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
 	struct buffer_head *bh;
 	int bit, n, i, err = -ENOSPC;
-	u32 run;
+	bool wrapped = false, busy = false;
+	u32 run, first;
 
 	bh = ext2_bread(fs, le32_to_cpu(fs->fs_gd[g].bg_block_bitmap));
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);
 	if (start >= nbits)
 		start = 0;
+	first = start;
 	for (;;) {
 		bit = ext2_find_zero(bh->b_data, nbits, start);
-		if (bit < 0 && start) {
+		if (bit < 0 && start && !wrapped) {
 			start = 0;
+			wrapped = true;
+			continue;
+		}
+		if (busy && (bit < 0 || (wrapped && (u32)bit >= first)))
+			break;		/* only blocks the running transaction freed: -ENOSPC */
+		if (bit >= 0 && ext2_block_busy(fs, base + (u32)bit)) {
+			busy = true;	/* ext3: still in use by the committed state */
+			start = (u32)bit + 1;
+			if (start >= nbits && !wrapped) {
+				start = 0;
+				wrapped = true;
+			} else if (start >= nbits) {
+				break;
+			}
 			continue;
 		}
 		if (bit < 0) {
@@ -108,7 +125,8 @@ static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 max, u3
 			continue;
 		}
 		/* Free neighbours only: a wrong bit is left for the search above to report. */
-		for (n = 1; (u32)n < run && !bit_test(bh->b_data, (u32)(bit + n)); n++)
+		for (n = 1; (u32)n < run && !bit_test(bh->b_data, (u32)(bit + n)) &&
+			    !ext2_block_busy(fs, base + (u32)(bit + n)); n++)
 			;
 		for (i = 0; i < n; i++)
 			bit_set(bh->b_data, (u32)(bit + i));

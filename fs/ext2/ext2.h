@@ -228,6 +228,8 @@ int ext2_journal_sync(struct ext2_fs *fs);
 int ext2_dirty_meta(struct ext2_fs *fs, struct buffer_head *bh);
 /* Block @blk was freed: revoke it in the journal.  0 or -errno. */
 int ext2_journal_forget(struct ext2_fs *fs, u32 blk);
+/* Freed by the uncommitted transaction: not to be allocated yet. */
+bool ext2_block_busy(const struct ext2_fs *fs, u32 blk);
 int ext2_journal_begin(struct ext2_fs *fs, bool may_commit);
 /* Close the handle; returns @ret, or the journal's error if @ret was not one. */
 int ext2_journal_end(struct ext2_fs *fs, int ret);

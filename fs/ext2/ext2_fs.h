@@ -25,6 +25,7 @@
 #define EXT2_SUPER_OFFSET	1024	/* bytes from the start of the device */
 #define EXT2_SUPER_SIZE		1024
 #define EXT2_SUPER_MAGIC	0xEF53
+#define EXT2_SB_CHECKSUM_OFFSET	1020	/* s_checksum (metadata_csum), the last field */
 #define EXT2_MIN_BLOCK_LOG	10	/* 1 KiB */
 #define EXT2_MAX_BLOCK_LOG	12	/* 4 KiB: the most a 4 KiB page holds */
 #define EXT2_LEGAL_BLOCK_LOG	16	/* 64 KiB: the most mke2fs makes */

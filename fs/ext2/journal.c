@@ -141,6 +141,10 @@ static int clear_recover_on_disk(struct ext2_fs *fs)
 	sb = (struct ext2_super_block *)bh->b_data;
 	sb->s_feature_incompat = cpu_to_le32(le32_to_cpu(sb->s_feature_incompat) &
 					     ~EXT3_FEATURE_INCOMPAT_RECOVER);
+	/* metadata_csum (ext4 wiki "Checksums"): crc32c(~0) of the bytes before s_checksum */
+	if (le32_to_cpu(sb->s_feature_ro_compat) & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+		put_le32(bh->b_data + EXT2_SB_CHECKSUM_OFFSET,
+			 jbd2_crc32c(~0u, bh->b_data, EXT2_SB_CHECKSUM_OFFSET));
 	mark_buffer_dirty(bh);
 	brelse(bh);
 	err = sync_blockdev(fs->fs_bdev);
@@ -198,9 +202,13 @@ int ext2_journal_mount(struct ext2_fs *fs, const char *dev, bool ro, bool *again
 			err = -EINVAL;
 			goto close;
 		}
-		pr_info("ext3 (%s): recovered the journal: transactions %u..%u, %u blocks "
-			"replayed, %u revoked\n", dev, rc.rc_start_tid,
-			rc.rc_end_tid ? rc.rc_end_tid - 1 : 0, rc.rc_replayed, rc.rc_revoked);
+		if (rc.rc_end_tid == rc.rc_start_tid)
+			pr_info("ext3 (%s): recovered the journal: no committed transaction\n",
+				dev);
+		else
+			pr_info("ext3 (%s): recovered the journal: transactions %u..%u, %u blocks "
+				"replayed, %u revoked\n", dev, rc.rc_start_tid, rc.rc_end_tid - 1,
+				rc.rc_replayed, rc.rc_revoked);
 		err = invalidate_bdev(fs->fs_bdev);	/* every cached block may be stale */
 		if (!err)
 			err = clear_recover_on_disk(fs);
@@ -303,6 +311,11 @@ int ext2_journal_forget(struct ext2_fs *fs, u32 blk)
 	if (!fs->fs_journal)
 		return 0;
 	return jbd2_revoke(fs->fs_journal, blk);
+}
+
+bool ext2_block_busy(const struct ext2_fs *fs, u32 blk)
+{
+	return fs->fs_journal && jbd2_block_busy(fs->fs_journal, blk);
 }
 
 int ext2_journal_begin(struct ext2_fs *fs, bool may_commit)

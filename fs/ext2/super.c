@@ -158,6 +158,7 @@ static int ext2_mount_once(struct vfs_mount *mnt, struct block_device *bdev, boo
 	fs->fs_bdev = bdev;
 	fs->fs_mnt = mnt;
 	fs->fs_rdonly = true;		/* nothing may be written until we know */
+	fs->fs_commit_s = mnt->mnt_flags >> VFS_MNT_COMMIT_SHIFT;	/* commit=, 0: default */
 	INIT_LIST_HEAD(&fs->fs_inodes);
 
 	if (blkdev_size(bdev) < EXT2_SUPER_OFFSET + EXT2_SUPER_SIZE) {

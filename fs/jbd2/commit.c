@@ -200,6 +200,7 @@ int jbd2_write_transaction(struct jbd2_journal *j)
 	j->j_nbufs = 0;
 	j->j_nrevokes = 0;
 	jbd2_bmap_clear(&j->j_inrun);
+	jbd2_bmap_clear(&j->j_freed);	/* their freeing is durable: reusable */
 	j->j_tid++;
 	j->j_commits++;
 	return 0;

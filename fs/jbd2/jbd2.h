@@ -152,6 +152,7 @@ struct jbd2_journal {
 	u64			*j_revokes;	/* [v] its revoke records */
 	u32			j_nrevokes, j_maxrevokes;	/* [v] */
 	struct jbd2_bmap	j_inrun;	/* [v] block -> index in j_bufs */
+	struct jbd2_bmap	j_freed;	/* [v] blocks it freed: not reusable until it commits */
 	u64			j_tx_start_ms;	/* [v] first change of the running transaction */
 	u32			j_handles;	/* [v] open handles (nesting) */
 	int			j_error;	/* [v] aborted: the first error, else 0 */
@@ -234,6 +235,12 @@ int jbd2_dirty_metadata(struct jbd2_journal *j, struct buffer_head *bh);
  * copy of it, records a revoke.  Returns 0 or -errno.
  */
 int jbd2_revoke(struct jbd2_journal *j, u64 blk);
+/*
+ * Block @blk was freed by the running transaction: the last committed
+ * state still uses it, so it must not be reused (and written) before the
+ * commit, as Linux's allocator consults the committed bitmap.
+ */
+bool jbd2_block_busy(const struct jbd2_journal *j, u64 blk);
 /* Commit the running transaction now (no open handle).  0 or -errno. */
 int jbd2_commit(struct jbd2_journal *j);
 

@@ -194,6 +194,7 @@ void jbd2_close(struct jbd2_journal *j)
 	j->j_nbufs = 0;
 	jbd2_bmap_free(&j->j_logged);
 	jbd2_bmap_free(&j->j_inrun);
+	jbd2_bmap_free(&j->j_freed);
 	kfree(j->j_stage);
 	kfree(j->j_revokes);
 	kfree(j->j_bufs);

@@ -122,19 +122,28 @@ int jbd2_dirty_metadata(struct jbd2_journal *j, struct buffer_head *bh)
 	return 0;
 }
 
+bool jbd2_block_busy(const struct jbd2_journal *j, u64 blk)
+{
+	return jbd2_bmap_get(&j->j_freed, blk, NULL);
+}
+
 int jbd2_revoke(struct jbd2_journal *j, u64 blk)
 {
 	u32 i;
+	int err;
 
 	if (j->j_error)
 		return j->j_error;
+	err = jbd2_bmap_set(&j->j_freed, blk, 0);
+	if (err)
+		return abort_journal(j, err, "tracking a freed block");
 	if (jbd2_bmap_get(&j->j_inrun, blk, &i)) {	/* freed in its own transaction */
 		struct buffer_head *bh = j->j_bufs[i];
 
 		jbd2_bmap_del(&j->j_inrun, blk);
 		j->j_bufs[i] = j->j_bufs[--j->j_nbufs];
 		if (i < j->j_nbufs) {
-			int err = jbd2_bmap_set(&j->j_inrun, j->j_bufs[i]->b_blocknr, i);
+			err = jbd2_bmap_set(&j->j_inrun, j->j_bufs[i]->b_blocknr, i);
 
 			if (err)
 				return abort_journal(j, err, "tracking a buffer");

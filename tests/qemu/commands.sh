@@ -49,6 +49,7 @@ errors=(
 	"meminfo|meminfo x|^usage: meminfo$"
 	"mkdir|mkdir|^usage: mkdir"
 	"mount|mount nosuch /x|^mount: .*no such device"
+	"mount-option|mount ram0 /x commit=abc|^mount: unknown option 'commit=abc'"
 	"mv|mv a|^usage: mv"
 	"params|params x|^usage: params$"
 	"part|part|^usage: part"
