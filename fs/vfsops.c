@@ -132,15 +132,26 @@ long vfs_pread(struct vfs_file *f, void *buf, size_t len, u64 pos)
 	return n;
 }
 
+/* A file opened VFS_O_SYNC: the bytes are durable when this returns. */
 long vfs_pwrite(struct vfs_file *f, const void *buf, size_t len, u64 pos)
 {
 	struct vnode *v = f->f_vnode;
+	long n;
+	int err;
 
 	if ((f->f_flags & VFS_O_ACCMODE) == VFS_O_RDONLY)
 		return -EBADF;
 	if (vfs_ro(v))
 		return -EROFS;
-	return v->v_ops->vop_write ? v->v_ops->vop_write(v, pos, buf, len) : -EINVAL;
+	if (!v->v_ops->vop_write)
+		return -EINVAL;
+	n = v->v_ops->vop_write(v, pos, buf, len);
+	if (n > 0 && (f->f_flags & VFS_O_SYNC) == VFS_O_SYNC) {
+		err = vfs_fsync_file(f);
+		if (err)
+			return err;
+	}
+	return n;
 }
 
 long vfs_read(struct vfs_file *f, void *buf, size_t len)
@@ -167,11 +178,6 @@ long vfs_write(struct vfs_file *f, const void *buf, size_t len)
 	n = vfs_pwrite(f, buf, len, f->f_pos);
 	if (n > 0)
 		f->f_pos += (u64)n;
-	if (n > 0 && (f->f_flags & VFS_O_SYNC) == VFS_O_SYNC) {
-		err = vfs_fsync_file(f);
-		if (err)
-			return err;
-	}
 	return n;
 }
 
