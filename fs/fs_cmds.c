@@ -478,6 +478,7 @@ static void complete_path(const char *prefix, void (*emit)(void *ctx, const char
 static int complete_path_init(void)
 {
 	shell_set_path_completer(complete_path);
+	shell_set_idle(vfs_idle);
 	return 0;
 }
 late_initcall(complete_path_init);

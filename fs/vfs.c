@@ -36,6 +36,15 @@ int vfs_fsync_vnode(struct vnode *v)
 	return m->mnt_type->ft_sync ? m->mnt_type->ft_sync(m) : 0;
 }
 
+void vfs_idle(void)
+{
+	struct vfs_mount *m;
+
+	list_for_each_entry(m, &vfs_mounts, mnt_link)
+		if (m->mnt_type->ft_idle)
+			m->mnt_type->ft_idle(m);
+}
+
 static int vfs_root_lookup(struct vnode *dir, const char *name, size_t len, struct vnode **out);
 static int vfs_root_getattr(struct vnode *v, struct vfs_stat *st);
 static int vfs_root_readdir(struct vnode *dir, u64 *pos, struct vfs_dirent *de);

@@ -175,6 +175,8 @@ struct vfs_fstype {
 	/* -EBUSY while files are in use; otherwise write back and free. */
 	int	(*ft_umount)(struct vfs_mount *mnt);
 	int	(*ft_sync)(struct vfs_mount *mnt);
+	/* Optional: timed work, called between commands (ext3's commit interval). */
+	void	(*ft_idle)(struct vfs_mount *mnt);
 	int	(*ft_statfs)(struct vfs_mount *mnt, struct vfs_statfs *st);
 };
 
@@ -215,6 +217,8 @@ int vfs_mount_path(const struct vfs_mount *mnt, char *buf, size_t size);
 int vfs_for_each_mount(int (*fn)(struct vfs_mount *mnt, void *arg), void *arg);
 int vfs_statfs(const char *path, struct vfs_statfs *st);
 int vfs_sync(void);
+/* Run every mount's ft_idle; the shell calls it while it waits for a key. */
+void vfs_idle(void);
 /*
  * Make @v's file durable: its data and the metadata that reach it.  The
  * filesystems have no finer tool than their ft_sync, so this is a sync of

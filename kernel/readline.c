@@ -10,6 +10,7 @@
  */
 #include "kernel/readline.h"
 #include "kernel/console.h"
+#include "kernel/shell.h"
 #include "lib/string.h"
 
 #define HISTORY_SIZE	32
@@ -52,7 +53,10 @@ static void redraw(struct editor *e)
 /* Read one key, decoding the escape sequences terminals send. */
 static int read_key(void)
 {
-	int c = console_getc_wait(0), c2, c3;
+	int c, c2, c3;
+
+	while ((c = console_getc_wait(SHELL_IDLE_MS)) < 0)
+		shell_idle();
 
 	if (c != '\033')
 		return c;

@@ -31,10 +31,22 @@ static const char *init_commands;
 PARAM_STR("init", init_commands, "shell commands to run at boot before the prompt");
 
 static shell_path_completer_t path_completer;
+static void (*idle_fn)(void);
 
 void shell_set_path_completer(shell_path_completer_t fn)
 {
 	path_completer = fn;
+}
+
+void shell_set_idle(void (*fn)(void))
+{
+	idle_fn = fn;
+}
+
+void shell_idle(void)
+{
+	if (idle_fn)
+		idle_fn();
 }
 
 static const struct shell_cmd *find_cmd(const char *name)

@@ -38,6 +38,15 @@ typedef void (*shell_path_completer_t)(const char *prefix,
 void shell_set_path_completer(shell_path_completer_t fn);
 
 /*
+ * Timed work that must run between commands, never inside one (the
+ * filesystems' commit interval): the shell calls fn every SHELL_IDLE_MS
+ * while it waits for a key.  shell_idle() is that call, for the line editor.
+ */
+#define SHELL_IDLE_MS	250
+void shell_set_idle(void (*fn)(void));
+void shell_idle(void);
+
+/*
  * True once the user pressed Ctrl-C since the last call; long-running
  * commands poll it between I/Os and stop cleanly.
  */

@@ -243,6 +243,8 @@ int jbd2_revoke(struct jbd2_journal *j, u64 blk);
 bool jbd2_block_busy(const struct jbd2_journal *j, u64 blk);
 /* Commit the running transaction now (no open handle).  0 or -errno. */
 int jbd2_commit(struct jbd2_journal *j);
+/* The running transaction is older than the commit interval. */
+bool jbd2_commit_due(const struct jbd2_journal *j);
 
 /* commit.c */
 /* Write the running transaction to the log (transaction.c calls this). */

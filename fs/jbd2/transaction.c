@@ -40,7 +40,7 @@ static bool tx_empty(const struct jbd2_journal *j)
 	return !j->j_nbufs && !j->j_nrevokes;
 }
 
-static bool interval_over(const struct jbd2_journal *j)
+bool jbd2_commit_due(const struct jbd2_journal *j)
 {
 	return !tx_empty(j) && jbd2_now_ms() - j->j_tx_start_ms >= j->j_commit_ms;
 }
@@ -54,7 +54,7 @@ int jbd2_handle_start(struct jbd2_journal *j, bool may_commit)
 		return j->j_error;
 	if (j->j_handles++ || !may_commit)
 		return 0;
-	if (interval_over(j) || jbd2_tx_blocks(j) > logsz / 4) {
+	if (jbd2_commit_due(j) || jbd2_tx_blocks(j) > logsz / 4) {
 		err = jbd2_commit(j);
 		if (err)
 			goto undo;

@@ -96,3 +96,30 @@ only_replay "$img" && ok fs-ext3/crash/e2fsck_only_replays ||
 debugfs -R "dump /d2/a $img.a" "$img" >/dev/null 2>&1
 python3 tools/fillgen.py 400000 2 | cmp -s - "$img.a" && ok fs-ext3/crash/fsynced_file_whole ||
 	notok fs-ext3/crash/fsynced_file_whole "content after replay"
+
+# An idle shell still commits: a write typed at the prompt, then nothing.
+# Within the commit interval (1 s here) the transaction reaches the log:
+# the host, polling copies of the live image, finds that replaying the
+# journal gives the file -- while the kernel is still running, unmounted
+# never.  Bounded by 60 s of polling.
+name=fs-ext3/idle-commit
+img=$logdir/fs-ext3-idle.img
+mk3 "$img" 4096
+printf 'write /sda/typed typed-at-the-prompt\r' >"$logdir/fs-ext3-idle.in"
+tools/run-qemu --machine q35 --timeout 120 --disk "$img,bus=ahci" --input "$logdir/fs-ext3-idle.in" \
+	--cmdline 'writable=sda jbd2.commit=1' >"$logdir/fs-ext3-idle.out" 2>&1 &
+qpid=$!
+found=0
+for _ in $(seq 1 120); do
+	cp --sparse=always "$img" "$img.copy"
+	if e2fsck -fy "$img.copy" >/dev/null 2>&1; [ $? -le 1 ] &&
+	   [ "$(debugfs -R 'cat /typed' "$img.copy" 2>/dev/null)" = typed-at-the-prompt ]; then
+		found=1
+		break
+	fi
+	sleep 0.5
+done
+kill "$qpid" 2>/dev/null
+wait "$qpid" 2>/dev/null
+if [ $found = 1 ]; then ok "$name/durable-while-idle"; else
+	notok "$name/durable-while-idle" "the journal never held /typed (see $logdir/fs-ext3-idle.out)"; fi
