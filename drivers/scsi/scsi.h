@@ -79,6 +79,7 @@ struct scsi_host_limits {
 	u32		shl_max_sectors;	/* 512-byte sectors */
 	u32		shl_max_segments;
 	u32		shl_max_segment_size;	/* bytes */
+	u64		shl_seg_boundary;	/* mask no entry crosses; 0: none */
 	u32		shl_dma_alignment;	/* mask */
 	phys_addr_t	shl_dma_limit;		/* highest address reached: bounce rule */
 };

@@ -27,6 +27,7 @@
 
 #define SD_TUR_TRIES		10u	/* TEST UNIT READY attempts at probe */
 #define SD_TUR_WAIT_MS		100u	/* ms between them while becoming ready */
+#define SD_BUSY_TRIES		5000u	/* 1 ms apart: the transport busy with another unit */
 
 static void sd_sync_done(struct scsi_cmnd *cmd)
 {
@@ -44,6 +45,7 @@ static int sd_exec(struct sd_disk *sd, struct scsi_sense_hdr *ss)
 {
 	struct scsi_cmnd *cmd = &sd->sd_cmd;
 	unsigned long flags;
+	u32 tries;
 	int ret;
 
 	KASSERT(cmd->sc_len <= SD_BUF_LEN);
@@ -56,11 +58,16 @@ static int sd_exec(struct sd_disk *sd, struct scsi_sense_hdr *ss)
 	cmd->sc_done = sd_sync_done;
 	cmd->sc_priv = sd;
 	init_completion(&sd->sd_sync_done);
-	spin_lock_irqsave(&sd->sd_lock, flags);
-	ret = sd->sd_ops->sho_queuecommand(sd->sd_host, cmd);
-	spin_unlock_irqrestore(&sd->sd_lock, flags);
+	for (tries = 0; tries < SD_BUSY_TRIES; tries++) {
+		spin_lock_irqsave(&sd->sd_lock, flags);
+		ret = sd->sd_ops->sho_queuecommand(sd->sd_host, cmd);
+		spin_unlock_irqrestore(&sd->sd_lock, flags);
+		if (ret != -EBUSY)
+			break;
+		mdelay(1);	/* another unit's command is out; it is short */
+	}
 	if (ret)
-		return ret;
+		return ret == -EBUSY ? -ETIMEDOUT : ret;
 	/* The transport bounds the command itself; this is the backstop. */
 	if (wait_for_completion_timeout(&sd->sd_sync_done, 2 * SD_PROBE_TIMEOUT_MS)) {
 		spin_lock_irqsave(&sd->sd_lock, flags);

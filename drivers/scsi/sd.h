@@ -47,6 +47,13 @@ int sd_probe(const struct scsi_host_ops *ops, void *host, const struct scsi_host
  */
 void sd_remove(struct sd_disk *sd);
 
+/*
+ * sd_run_queue - the transport, which answered sho_queuecommand with
+ * -EBUSY (busy with another logical unit), can take a command again.
+ * Any context; not with the transport's own lock held.
+ */
+void sd_run_queue(struct sd_disk *sd);
+
 /* The gendisk, or NULL (for the transport's lsusb line). */
 struct gendisk *sd_gendisk(struct sd_disk *sd);
 

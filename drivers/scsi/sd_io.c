@@ -214,6 +214,16 @@ void sd_io_kill(struct sd_disk *sd)
 	spin_unlock_irqrestore(&sd->sd_lock, flags);
 }
 
+void sd_run_queue(struct sd_disk *sd)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&sd->sd_lock, flags);
+	if (sd->sd_queue)
+		__blk_run_queue(sd->sd_queue);
+	spin_unlock_irqrestore(&sd->sd_lock, flags);
+}
+
 /**
  * sd_setup_queue - the disk's request queue, limits from the transport
  * and the unit.  Returns 0 or -ENOMEM.
@@ -245,7 +255,8 @@ int sd_setup_queue(struct sd_disk *sd)
 	blk_queue_max_sectors(q, min(hw, SD_MAX_SECTORS));
 	blk_queue_max_segments(q, lim->shl_max_segments);
 	blk_queue_max_segment_size(q, lim->shl_max_segment_size);
-	blk_queue_segment_boundary(q, BLK_SEG_BOUNDARY_NONE);
+	blk_queue_segment_boundary(q, lim->shl_seg_boundary ? lim->shl_seg_boundary :
+				   BLK_SEG_BOUNDARY_NONE);
 	blk_queue_dma_alignment(q, lim->shl_dma_alignment);
 	blk_queue_bounce_limit(q, lim->shl_dma_limit, false);
 	/*
