@@ -30,7 +30,7 @@ struct sd_disk {
 	void			*sd_host;		/* [I] */
 	struct scsi_host_limits	sd_lim;			/* [I] */
 	u8			sd_lun;			/* [I] */
-	char			sd_where[24];		/* [I] "usb 1-2" */
+	char			sd_where[48];		/* [I] "usb 1.2 lun 0" */
 	char			sd_name[DISK_NAME_LEN];	/* [I] "sdb" */
 	int			sd_index;		/* [I] disk_sd_get's, -1: none */
 	struct scsi_inquiry	sd_inq;			/* [I] */
