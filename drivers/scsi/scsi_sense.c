@@ -110,6 +110,7 @@ static const struct {
 	const char	*name;
 } scsi_ascs[] = {
 	{ 0x00, 0x00, "no additional sense information" },
+	{ 0x00, 0x06, "i/o process terminated" },
 	{ 0x04, 0x00, "logical unit not ready, cause not reportable" },
 	{ 0x04, 0x01, "logical unit is in process of becoming ready" },
 	{ 0x04, 0x02, "logical unit not ready, initializing command required" },
