@@ -211,6 +211,7 @@ enum usb_speed {
 
 #define USB_MAX_INTERFACES	8	/* interfaces bound per device; more are ignored */
 #define USB_MAX_ENDPOINTS	16	/* endpoints per interface (besides ep0) */
+#define USB_MAX_HUB_PORTS	15	/* ports of a hub we enumerate (route string: 4 bits) */
 #define USB_MAX_DEPTH		5	/* hub tiers below the root port (USB 3.2, 10.1.2.1) */
 #define USB_PATH_LEN		(USB_MAX_DEPTH * 4 + 4)	/* "3.1.4.2" and a NUL */
 
@@ -258,6 +259,15 @@ struct usb_device {
 	struct usb_interface		ud_intf[USB_MAX_INTERFACES];	/* [I] */
 	struct usb_host_endpoint	ud_ep0;		/* [I] default control endpoint */
 	struct usb_host_endpoint	ud_ep[2][16];	/* [I] [in][number] */
+	u32				ud_route;	/* [I] xHCI route string: 4 bits per hub tier */
+	u8				ud_root_port;	/* [I] root port the path starts at */
+	u8				ud_tt_port;	/* [I] port on ud_tt_hub, 0 if none */
+	struct usb_device		*ud_tt_hub;	/* [I] high-speed hub whose TT serves a LS/FS device */
+	u8				ud_nports;	/* [I] hubs: downstream ports */
+	bool				ud_hub_mtt;	/* [I] hubs: multi-TT */
+	u8				ud_hub_ttt;	/* [I] hubs: TT think time (0..3) */
+	struct usb_device		*ud_child[USB_MAX_HUB_PORTS];	/* [c] hubs: per port */
+	char				ud_product[32];	/* [I] product string, "" if none */
 	bool				ud_gone;	/* [c] unplugged: I/O fails -ENODEV */
 	unsigned			ud_refs;	/* [c] usb_get_dev/usb_put_dev */
 	struct list_head		ud_link;	/* [c] on the bus's device list */
@@ -346,7 +356,10 @@ struct urb {
 	/* The core's and the host controller's. */
 	struct list_head	urb_hclink;	/* [h] on its endpoint's pending list */
 	void			*urb_hcpriv;	/* [h] */
-	u32			urb_hc_trbs;	/* [h] */
+	u32			urb_hc_first;	/* [h] first TRB index of its TD(s) */
+	u32			urb_hc_last;	/* [h] last TRB index */
+	bool			urb_hc_cancel;	/* [h] usb_unlink_urb asked */
+	bool			urb_hc_control;	/* [h] a control transfer (setup + status) */
 	bool			urb_active;	/* [h] submitted, not yet completed */
 };
 
