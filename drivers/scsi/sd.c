@@ -329,12 +329,30 @@ free_sd:
 
 void sd_remove(struct sd_disk *sd)
 {
+	struct gendisk *disk = sd->sd_disk;
+	unsigned long flags;
+	bool held;
+
 	pr_info("%s: %s: device gone\n", sd->sd_where, sd->sd_name);
 	sd_io_kill(sd);
-	del_gendisk(sd->sd_disk);
-	blk_cleanup_queue(sd->sd_queue);
-	put_disk(sd->sd_disk);
+	del_gendisk(disk);
 	disk_sd_put((unsigned int)sd->sd_index);
+	/*
+	 * Whoever still has the disk open (a mount, a running stress) holds
+	 * the gendisk and may still reach its queue: the queue is marked dead
+	 * (new bios fail -ENODEV at submit, queued ones in sd_request_fn) and
+	 * kept, with sd, whose lock it uses.  Only an unused disk is freed.
+	 */
+	spin_lock_irqsave(&sd->sd_lock, flags);
+	sd->sd_queue->q_flags |= QUEUE_FLAG_DEAD;
+	spin_unlock_irqrestore(&sd->sd_lock, flags);
+	held = disk->gd_refs > 1;	/* [r], read unlocked: one CPU, and only we drop ours */
+	put_disk(disk);
+	if (held) {
+		pr_warn("%s: still open: its queue is kept until reboot\n", sd->sd_name);
+		return;
+	}
+	blk_cleanup_queue(sd->sd_queue);
 	kfree(sd->sd_sg);
 	free_pages(sd->sd_buf, 0);
 	kfree(sd);

@@ -38,10 +38,17 @@ static const char *sd_rq_what(const struct request *rq)
 static void __sd_end_request(struct sd_disk *sd, struct request *rq, int error)
 {
 	assert_spin_locked(&sd->sd_lock);
-	if (error) {
+	if (error)
 		sd->sd_errors++;
+	if (error == -ENODEV && sd->sd_gone_logged) {
+		/* the device is gone: one line said so; the rest would flood the log */
+	} else if (error) {
+		sd->sd_gone_logged = error == -ENODEV;
 		pr_err("%s: %s error %d at sector %llu (%u bytes)\n", sd->sd_name, sd_rq_what(rq),
 		       error, (unsigned long long)blk_rq_pos(rq), blk_rq_bytes(rq));
+		if (error == -ENODEV)
+			pr_err("%s: the device is gone; its further I/O fails with -ENODEV\n",
+			       sd->sd_name);
 	}
 	__blk_end_request_all(rq, error);
 }

@@ -46,6 +46,7 @@ struct sd_disk {
 	struct request		*sd_rq;			/* [q] its request; NULL once ended */
 	bool			sd_busy;		/* [q] sd_cmd is with the transport */
 	bool			sd_gone;		/* [q] sd_remove ran: fail everything */
+	bool			sd_gone_logged;		/* [q] the first -ENODEV was reported */
 	struct request		*sd_retry_rq;		/* [q] the request sd_retries counts */
 	u32			sd_retries;		/* [q] */
 	u64			sd_ios;			/* [q] commands completed */

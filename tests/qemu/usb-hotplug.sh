@@ -24,17 +24,13 @@ python3 tests/qemu/usb-hotplug.py "$out" "$sock" "$fifo" "$dir/stick.raw" -- \
 	--cmdline 'writable=all' 2>"$dir/driver.err"
 rc=$?
 if [ $rc = 0 ]; then ok "usb-hotplug/steps"; else notok "usb-hotplug/steps" "$(cat "$dir/driver.err")"; fi
-expect_out "usb-hotplug/io-fails" '^STRESS sdb .*result=FAIL$'
+expect_out "usb-hotplug/io-fails" 'STRESS sdb .*result=FAIL$'
 expect_out "usb-hotplug/enodev" 'sdb: (read|write|flush) error -19 '
 expect_out "usb-hotplug/disk-gone" ': sdb: device gone$'
-expect_out "usb-hotplug/sata-untouched" '^STRESS sda .*result=PASS$'
+expect_out "usb-hotplug/sata-untouched" 'STRESS sda .*result=PASS$'
 lba_check "usb-hotplug/sata-host-verify" "$dir/sata.raw" 5 0 $((4 * 2048))
 expect_out "usb-hotplug/back-again" '^sdb +8:16 +64M '
-if grep -A200 'stick1' "$out" >/dev/null && grep -qE '^STRESS sdb .*seed=11.*result=PASS$' "$out"; then
-	ok "usb-hotplug/replugged-works"
-else
-	notok "usb-hotplug/replugged-works" "no passing stress on the replugged stick in $out"
-fi
+expect_out "usb-hotplug/replugged-works" 'STRESS sdb .*seed=11 .*result=PASS$'
 lba_check "usb-hotplug/replugged-host-verify" "$dir/stick.raw" 11 $((8 * 2048)) $((4 * 2048))
 expect_no_out "usb-hotplug/no-panic" 'panic|KASSERT|page fault'
 
