@@ -247,6 +247,7 @@ struct usb_interface {
 
 struct usb_device {
 	struct usb_bus			*ud_bus;	/* [I] the host controller's bus */
+	unsigned			ud_busnum;	/* [I] its number, for messages: "usb 1-2.3" */
 	struct usb_device		*ud_parent;	/* [I] hub above, NULL for a root port */
 	u8				ud_port;	/* [I] port on the parent (or root), 1-based */
 	u8				ud_depth;	/* [I] 0 on a root port */

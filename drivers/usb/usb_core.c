@@ -262,6 +262,7 @@ struct usb_device *usb_enumerate(struct usb_bus *bus, struct usb_device *parent,
 	if (!dev)
 		return NULL;
 	dev->ud_bus = bus;
+	dev->ud_busnum = bus->ub_num;
 	dev->ud_speed = speed;
 	dev->ud_refs = 1;
 	dev->ud_ep0.ep_maxp = usb_ep0_default_maxp(speed);

@@ -1,8 +1,8 @@
 /*
  * xHCI on PCI: match class 0c:03 prog-if 30 (xHCI 1.2, 5.2.1), map the
  * MMIO BAR (BAR0, 64-bit on every controller), enable memory decoding and
- * bus mastering, take MSI when the function offers it and the shared INTx
- * line otherwise, install the handler, and hand over to the core
+ * bus mastering, take MSI-X (entry 0 for interrupter 0), else MSI, else the
+ * shared INTx line, install the handler, and hand over to the core
  * (xhci_attach), which takes the controller from the firmware, resets it
  * and enumerates its ports.  On failure every step is undone in reverse
  * and the function is left unbound.
@@ -31,7 +31,34 @@ static const struct pci_device_id xhci_pci_ids[] = {
 
 static unsigned xhci_pci_units;
 static bool xhci_param_msi = true;
-PARAM_BOOL("xhci.msi", xhci_param_msi, "use MSI when the controller offers it (0: INTx)");
+PARAM_BOOL("xhci.msi", xhci_param_msi, "use MSI-X or MSI when the controller offers it (0: INTx)");
+
+/*
+ * Interrupter 0's vector: MSI-X entry 0 (xHCI 1.2, 5.2.8), else MSI,
+ * else the shared INTx line.  The IRQ or -errno.
+ */
+static int xhci_pci_irq(struct pci_dev *dev)
+{
+	int irq;
+
+	if (xhci_param_msi && dev->pd_msix_cap && pci_enable_msix(dev, &irq, 1) == 1)
+		return irq;
+	if (xhci_param_msi && dev->pd_msi_cap) {
+		irq = pci_enable_msi(dev);
+		if (irq >= 0)
+			return irq;
+	}
+	return pci_intx_irq(dev);
+}
+
+/* Undo xhci_pci_irq. */
+static void xhci_pci_irq_off(struct pci_dev *dev)
+{
+	if (dev->pd_msix_nvec)
+		pci_disable_msix(dev);
+	else if (dev->pd_msi_on)
+		pci_disable_msi(dev);
+}
 
 static int xhci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 {
@@ -58,17 +85,13 @@ static int xhci_pci_probe(struct pci_dev *dev, const struct pci_device_id *id)
 		goto free_sc;
 	}
 	pci_set_command(dev, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, 0);
-	irq = -ENODEV;
-	if (dev->pd_msi_cap && xhci_param_msi)
-		irq = pci_enable_msi(dev);
-	if (irq < 0)
-		irq = pci_intx_irq(dev);
+	irq = xhci_pci_irq(dev);
 	if (irq < 0) {
 		pr_err("%s: no interrupt (%s)\n", sc->sc_name, errstr(irq));
 		ret = irq;
 		goto unmap;
 	}
-	if (!dev->pd_msi_on)
+	if (!dev->pd_msi_on && !dev->pd_msix_nvec)
 		pci_set_command(dev, 0, PCI_COMMAND_INTX_DISABLE);
 	sc->sc_irq = irq;
 	ret = request_irq((unsigned)irq, xhci_intr, sc, sc->sc_name);
@@ -88,8 +111,7 @@ free_irq:
 	dev->pd_drvdata = NULL;
 	free_irq((unsigned)irq, sc);
 no_msi:
-	if (dev->pd_msi_on)
-		pci_disable_msi(dev);
+	xhci_pci_irq_off(dev);
 unmap:
 	pci_write16(dev, PCI_COMMAND, command);
 	iounmap((void *)sc->sc_cap);
