@@ -31,6 +31,7 @@
 #define EFBIG		27
 #define ENOSPC		28
 #define ESPIPE		29
+#define EPIPE		32	/* USB: a stalled endpoint */
 #define EROFS		30
 #define EMLINK		31
 #define ERANGE		34
@@ -39,6 +40,9 @@
 #define ENOTEMPTY	39
 #define ELOOP		40
 #define ENODATA		61
+#define EPROTO		71	/* USB: a transaction error on the wire */
+#define ECONNRESET	104	/* USB: a transfer cancelled */
+#define EREMOTEIO	121	/* USB: a short transfer where none was allowed */
 #define ENOMEDIUM	123	/* a drive that reports no capacity */
 #define EOVERFLOW	75
 #define EOPNOTSUPP	95

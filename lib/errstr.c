@@ -30,6 +30,7 @@ static const char *const errtab[] = {
 	[EFBIG] = "file too large",
 	[ENOSPC] = "no space left on device",
 	[ESPIPE] = "illegal seek",
+	[EPIPE] = "broken pipe",
 	[EROFS] = "read-only file system",
 	[EMLINK] = "too many links",
 	[ERANGE] = "result out of range",
@@ -42,6 +43,9 @@ static const char *const errtab[] = {
 	[EOPNOTSUPP] = "operation not supported",
 	[ETIMEDOUT] = "timed out",
 	[EUCLEAN] = "structure needs cleaning",
+	[EPROTO] = "protocol error",
+	[ECONNRESET] = "connection reset",
+	[EREMOTEIO] = "remote I/O error",
 	[ENOMEDIUM] = "no medium found",
 	[ECANCELED] = "operation canceled",
 };

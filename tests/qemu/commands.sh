@@ -46,6 +46,7 @@ errors=(
 	"ls|ls /nosuch|^ls: .*no such file or directory"
 	"lsblk|lsblk nosuch|^lsblk: nosuch: no such block device"
 	"lspci|lspci -d 8086|^lspci: bad -d 8086: want"
+	"lsusb|lsusb -x|^usage: lsusb \\[-t\\]$"
 	"meminfo|meminfo x|^usage: meminfo$"
 	"mkdir|mkdir|^usage: mkdir"
 	"mount|mount nosuch /x|^mount: .*no such device"
