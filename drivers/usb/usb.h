@@ -330,7 +330,7 @@ struct usb_sg {
 	u32		sg_len;		/* sg_offset + sg_len <= PAGE_SIZE */
 };
 
-#define USB_URB_MAX_SG		128		/* entries in urb_sg */
+#define USB_URB_MAX_SG		128		/* entries in urb_sg; they add up to urb_len */
 #define USB_URB_MAX_LEN		(512 * 1024)	/* bytes in one bulk/interrupt URB */
 
 struct urb;
@@ -397,7 +397,8 @@ static inline void usb_fill_urb(struct urb *urb, struct usb_device *dev, u8 ep,
  *
  * Returns 0 when queued (urb_complete will run exactly once), or -ENODEV
  * (device gone), -EINVAL (bad endpoint, length or list), -EBUSY (the
- * endpoint's ring is full, or the URB is already submitted), -EPIPE (the
+ * endpoint's ring is full -- it holds one URB of USB_URB_MAX_SG pages
+ * with room to spare -- or the URB is already submitted), -EPIPE (the
  * endpoint is halted: usb_clear_halt first).  On error urb_complete is
  * not called.  Any context, including urb_complete of another URB.
  */

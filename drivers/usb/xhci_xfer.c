@@ -29,19 +29,25 @@ static unsigned xhci_dci_of(u8 epaddr)
 	return num == 0 ? 1 : num * 2 + ((epaddr & USB_DIR_IN) ? 1 : 0);
 }
 
-/* TRBs the data of urb needs. */
+/* TRBs the data of urb needs, or 0 when its list does not add up to urb_len. */
 static unsigned xhci_urb_trbs(const struct urb *urb)
 {
 	unsigned i, n = 0;
+	u32 sum = 0;
 
 	if (!urb->urb_len)
 		return 1;
 	if (!urb->urb_sg)
 		return xhci_td_trbs(__pa(urb->urb_buf), urb->urb_len, NULL);
-	for (i = 0; i < urb->urb_nsg; i++)
-		n += xhci_td_trbs(page_to_phys(urb->urb_sg[i].sg_page) + urb->urb_sg[i].sg_offset,
-				  urb->urb_sg[i].sg_len, NULL);
-	return n;
+	for (i = 0; i < urb->urb_nsg; i++) {
+		const struct usb_sg *sg = &urb->urb_sg[i];
+
+		if (!sg->sg_len || sg->sg_offset + sg->sg_len > PAGE_SIZE)
+			return 0;
+		sum += sg->sg_len;
+		n += xhci_td_trbs(page_to_phys(sg->sg_page) + sg->sg_offset, sg->sg_len, NULL);
+	}
+	return sum == urb->urb_len ? n : 0;
 }
 
 /*
@@ -102,7 +108,10 @@ static int xhci_submit(struct usb_bus *bus, struct urb *urb, const struct usb_ct
 		return -EINVAL;
 	dci = setup ? 1 : xhci_dci_of(urb->urb_ep);
 	ep = &s->xs_ep[dci];
-	need = xhci_urb_trbs(urb) + (setup ? 2 : 0) + 1;
+	need = xhci_urb_trbs(urb);
+	if (!need)
+		return -EINVAL;
+	need += (setup ? 2 : 0) + 1;
 	r = &ep->xe_ring;
 
 	spin_lock_irqsave(&sc->sc_lock, flags);
@@ -255,6 +264,11 @@ void xhci_xfer_event(struct xhci_softc *sc, const struct xhci_trb *ev, struct li
 	{
 		u32 bytes = xhci_td_bytes(&ep->xe_ring, urb->urb_hc_first, (unsigned)idx);
 		int err = xhci_cc_errno(cc);
+
+		/* A device pulled out mid-transfer: say so, not "transaction error". */
+		if (err != -EPIPE && s->xs_dev &&
+		    !(xhci_op_read(sc, XHCI_PORTSC(s->xs_dev->ud_root_port)) & XHCI_PS_CCS))
+			err = -ENODEV;
 
 		xhci_urb_finish(ep, urb, err ? err : -EIO, bytes > residual ? bytes - residual : 0,
 				done);
