@@ -327,6 +327,7 @@ static struct pci_dev *add_function(struct pci_host *host, u16 bdf, struct pci_d
 	}
 	decode_bars(dev);
 	dev->pd_msi_cap = (u8)pci_find_cap(dev, PCI_CAP_ID_MSI);
+	dev->pd_msix_cap = (u8)pci_find_cap(dev, PCI_CAP_ID_MSIX);
 
 	spin_lock_irqsave(&host->ph_lock, flags);
 	list_add_tail(&dev->pd_link, &host->ph_devices);

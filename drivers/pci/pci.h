@@ -87,11 +87,14 @@ struct pci_dev {
 	u8			pd_irq_pin;	/* [I] 0 none, 1..4 INTA#..INTD# */
 	u8			pd_irq_line;	/* [I] firmware's Interrupt Line */
 	u8			pd_msi_cap;	/* [I] MSI capability offset, 0 none */
+	u8			pd_msix_cap;	/* [I] MSI-X capability offset, 0 none */
 	u8			pd_secondary;	/* [I] bridges: secondary bus */
 	u8			pd_subordinate;	/* [I] bridges: subordinate bus */
 	struct pci_bar		pd_bar[6];	/* [I] decoded BARs (2 for bridges) */
 	int			pd_irq;		/* [d] kernel IRQ in use, -1 none */
 	bool			pd_msi_on;	/* [d] MSI enabled by pci_enable_msi */
+	u16			pd_msix_nvec;	/* [d] MSI-X entries in use, 0: MSI-X off */
+	volatile u8		*pd_msix_table;	/* [d] mapping of those entries */
 	const struct pci_driver	*pd_driver;	/* [h] bound driver, NULL none */
 	void			*pd_drvdata;	/* [d] the bound driver's softc */
 };
@@ -194,5 +197,17 @@ void *pci_map_bar(struct pci_dev *dev, unsigned bar);
 int pci_intx_irq(struct pci_dev *dev);
 int pci_enable_msi(struct pci_dev *dev);
 void pci_disable_msi(struct pci_dev *dev);
+
+/*
+ * pci_msix.c (kernel only; host-tested with a fake ioremap): MSI-X, one
+ * IRQ per table entry.  A driver with several queues asks for a vector
+ * each and gives each its own context through request_irq(irqs[i],
+ * handler, ctx_i, name).
+ */
+int pci_msix_count(const struct pci_dev *dev);
+int pci_enable_msix(struct pci_dev *dev, int *irqs, unsigned nvec);
+void pci_msix_mask(struct pci_dev *dev, unsigned entry);
+void pci_msix_unmask(struct pci_dev *dev, unsigned entry);
+void pci_disable_msix(struct pci_dev *dev);
 
 #endif

@@ -154,8 +154,9 @@ int pci_intx_irq(struct pci_dev *dev)
  *
  * Allocates an IRQ, programs the capability, disables INTx.  Returns the
  * IRQ (also in dev->pd_irq), -ENODEV without a capability or without a
- * local APIC, -ENOSPC without a free vector.  The caller then does
- * request_irq(); on failure it falls back to pci_intx_irq().
+ * local APIC, -EBUSY while MSI-X is on (PCI 3.0 6.8.2: never both),
+ * -ENOSPC without a free vector.  The caller then does request_irq(); on
+ * failure it falls back to pci_intx_irq().
  */
 int pci_enable_msi(struct pci_dev *dev)
 {
@@ -165,6 +166,8 @@ int pci_enable_msi(struct pci_dev *dev)
 
 	if (!dev->pd_msi_cap)
 		return -ENODEV;
+	if (dev->pd_msix_nvec)
+		return -EBUSY;
 	irq = msi_irq_alloc(&addr, &data);
 	if (irq < 0)
 		return irq;

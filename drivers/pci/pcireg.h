@@ -134,6 +134,24 @@
 #define PCI_MSI_MASK_32		0x0c	/* 32 bits: Mask Bits, 32-bit form */
 #define PCI_MSI_MASK_64		0x10	/* 32 bits: Mask Bits, 64-bit form */
 
+/* MSI-X capability structure (PCI 3.0 6.8.2). Offsets from the capability. */
+#define PCI_MSIX_FLAGS		0x02	/* 16 bits: Message Control (6.8.2.3) */
+#define   PCI_MSIX_FLAGS_QSIZE		0x07ff	/* Table Size, N - 1 */
+#define   PCI_MSIX_FLAGS_MASKALL	0x4000	/* Function Mask */
+#define   PCI_MSIX_FLAGS_ENABLE		0x8000	/* MSI-X Enable */
+#define PCI_MSIX_TABLE		0x04	/* 32 bits: Table Offset/Table BIR (6.8.2.4) */
+#define   PCI_MSIX_TABLE_BIR		0x00000007	/* BAR Indicator Register */
+#define   PCI_MSIX_TABLE_OFFSET		0xfffffff8	/* QWORD-aligned offset in that BAR */
+#define PCI_MSIX_PBA		0x08	/* 32 bits: PBA Offset/PBA BIR (6.8.2.5) */
+
+/* One MSI-X table entry in the memory BAR (6.8.2.6-6.8.2.9). */
+#define PCI_MSIX_ENTRY_SIZE		16
+#define PCI_MSIX_ENTRY_ADDR_LO		0x0	/* Message Address */
+#define PCI_MSIX_ENTRY_ADDR_HI		0x4	/* Message Upper Address */
+#define PCI_MSIX_ENTRY_DATA		0x8	/* Message Data */
+#define PCI_MSIX_ENTRY_VECTOR_CTRL	0xc	/* Vector Control */
+#define   PCI_MSIX_ENTRY_CTRL_MASKBIT	0x00000001	/* Mask Bit */
+
 /* Base class codes (PCI Code and ID Assignment Specification 1.x). */
 #define PCI_CLASS_OLD			0x00
 #define PCI_CLASS_STORAGE		0x01
