@@ -19,8 +19,10 @@
  * before it reaches a queue.  Queue lock legend: block/blkdev.h.
  */
 #include "block/blk.h"
+#include "block/blk-mq-priv.h"
 #include "block/elevator.h"
 #include "kernel/completion.h"
+#include "kernel/cpu.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
@@ -119,6 +121,8 @@ void blk_cleanup_queue(struct request_queue *q)
 	list_del_init(&q->q_all);
 	spin_unlock_irqrestore(&blk_queues_lock, flags);
 	elevator_exit(q);
+	if (queue_is_mq(q))
+		blk_mq_exit_queue(q);
 	blk_queue_free_tags(q);
 	blk_trace_disable(q);
 	blk_bounce_exit(q);
@@ -157,7 +161,7 @@ struct request_queue *blk_queue_next(struct request_queue *prev)
 	return q;
 }
 
-static void blk_rq_from_bio(struct request_queue *q, struct request *rq, struct bio *bio)
+void blk_rq_bio_prep(struct request_queue *q, struct request *rq, struct bio *bio)
 {
 	rq->rq_cmd_flags = bio->bi_rw & (REQ_WRITE | REQ_FUA | REQ_PREFLUSH | REQ_NOMERGE |
 					 REQ_NODATA);
@@ -204,7 +208,7 @@ void blk_queue_bio(struct request_queue *q, struct bio *bio)
 		bio_endio(bio, (int)PTR_ERR(rq));
 		return;
 	}
-	blk_rq_from_bio(q, rq, bio);
+	blk_rq_bio_prep(q, rq, bio);
 	if (rq->rq_cmd_flags & REQ_FLUSH_DATA) {
 		blk_insert_flush(rq);
 		__blk_unplug(q);
@@ -330,6 +334,13 @@ int submit_bio_wait(struct bio *bio)
 	submit_bio(bio);
 	if (q)
 		blk_unplug(q);
+	if (q && blk_queue_polled(q)) {
+		while (!completion_done(&done))	/* no interrupt will end it */
+			if (!blk_poll(q)) {
+				run_deferred_work();
+				cpu_relax();
+			}
+	}
 	wait_for_completion(&done);
 	return bio->bi_error;
 }

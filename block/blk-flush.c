@@ -31,6 +31,7 @@
  * write completes only after its post-flush.  All under the queue lock.
  */
 #include "block/blk.h"
+#include "block/blk-mq-priv.h"
 #include "kernel/errno.h"
 #include "kernel/time.h"
 
@@ -56,6 +57,7 @@ void blk_flush_init(struct request_queue *q)
 
 	INIT_LIST_HEAD(&fq->fq_list[0]);
 	INIT_LIST_HEAD(&fq->fq_list[1]);
+	fq->fq_rq = &fq->fq_flush_rq;
 	fq->fq_pending_idx = fq->fq_running_idx = 0;
 	fq->fq_data_in_flight = 0;
 }
@@ -136,13 +138,16 @@ static void flush_end_io(struct request *f, int error);
 static void flush_kick(struct request_queue *q)
 {
 	struct blk_flush_queue *fq = &q->q_flush;
-	struct request *f = &fq->fq_flush_rq;
+	struct list_head *pending = &fq->fq_list[fq->fq_pending_idx];
+	struct request *f = fq->fq_rq;
 
-	if (fq->fq_pending_idx != fq->fq_running_idx || list_empty(&fq->fq_list[fq->fq_pending_idx]))
+	if (fq->fq_pending_idx != fq->fq_running_idx || list_empty(pending))
 		return;
 	if (fq->fq_data_in_flight && ktime_ms() - fq->fq_pending_since < BLK_FLUSH_PENDING_MS)
 		return;
 	blk_rq_init(q, f);
+	if (queue_is_mq(q))	/* the driver needs a tag: the first waiter's is idle */
+		blk_mq_flush_borrow_tag(f, list_first_entry(pending, struct request, rq_flush_list));
 	f->rq_cmd_flags = REQ_WRITE | REQ_PREFLUSH;
 	f->rq_state = RQF_FLUSH_SEQ;
 	f->rq_end_io = flush_end_io;
@@ -161,6 +166,8 @@ static void flush_end_io(struct request *f, int error)
 	u32 step;
 
 	KASSERT(fq->fq_pending_idx != fq->fq_running_idx);
+	if (queue_is_mq(q))
+		blk_mq_flush_return_tag(f);
 	fq->fq_running_idx ^= 1;
 	list_for_each_entry_safe(rq, n, running, rq_flush_list) {
 		step = flush_cur_step(rq);

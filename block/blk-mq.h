@@ -53,6 +53,8 @@ struct blk_mq_tags;
 #define BLK_MQ_F_SHOULD_MERGE	0x1u	/* merge bios into requests */
 #define BLK_MQ_F_NO_SCHED	0x2u	/* never an elevator (admin queues) */
 #define BLK_MQ_F_BLOCKING	0x4u	/* queue_rq may sleep (USB) */
+#define BLK_MQ_F_POLLED		0x8u	/* no completion interrupt: the core and
+					 * waiters call ops->poll (blk_poll) */
 
 struct blk_mq_queue_data {
 	struct request	*rq;
@@ -104,10 +106,15 @@ struct blk_mq_hw_ctx {
 	u64			queued;		/* [h] requests issued, for stats */
 	u64			run;		/* [h] times the queue was run */
 	u64			busy;		/* [h] BUSY answers */
+	u32			nr_completed;	/* [t] requests ended: a BUSY answer
+						 * re-checks it (no lost restart) */
+	struct work		run_work;	/* [I] runs the queue from deferred work */
 };
 
 #define BLK_MQ_S_STOPPED	0x1u	/* driver said stop (reset in progress) */
 #define BLK_MQ_S_RESTART	0x2u	/* BUSY seen: rerun on the next completion */
+#define BLK_MQ_S_RUNNING	0x4u	/* inside the dispatch loop (not re-entered) */
+#define BLK_MQ_S_RERUN		0x8u	/* run asked for while running: loop again */
 
 /* The driver bytes of a request, and back. */
 static inline void *blk_mq_rq_to_pdu(struct request *rq) { return rq + 1; }
@@ -138,6 +145,18 @@ void blk_mq_tagset_busy_iter(struct blk_mq_tag_set *set,
 			     bool (*fn)(struct request *rq, void *data), void *data);
 /* Poll hctx for completions (the nvme.poll path); the number reaped. */
 int blk_mq_poll(struct blk_mq_hw_ctx *hctx);
+/* Run the hardware queue now (async: from deferred work; always so in interrupt context). */
+void blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx, bool async);
+
+/**
+ * blk_poll - reap completions of every hardware queue of q without an
+ * interrupt.  Waiters on a polled queue (BLK_MQ_F_POLLED) call it in
+ * their wait loop; on any other queue it returns 0 at once.
+ * Return: the number of requests ended.  Not from interrupt context.
+ */
+int blk_poll(struct request_queue *q);
+/* Does a waiter on q have to poll (blk_poll) to see its I/O end? */
+bool blk_queue_polled(const struct request_queue *q);
 
 static inline bool queue_is_mq(const struct request_queue *q) { return q->q_mq_ops != NULL; }
 

@@ -20,6 +20,7 @@
  * blk_run_queue() take it themselves.
  */
 #include "block/blk.h"
+#include "block/blk-mq.h"
 #include "block/elevator.h"
 #include "kernel/completion.h"
 #include "kernel/errno.h"
@@ -39,6 +40,11 @@ bool blk_queue_runnable(const struct request_queue *q)
 void __blk_run_queue(struct request_queue *q)
 {
 	assert_spin_locked(q->q_lock);
+	if (queue_is_mq(q)) {
+		if (!(q->q_flags & QUEUE_FLAG_PLUGGED))
+			q->q_rerun = true;	/* at blk_queue_unlock(): no lock in queue_rq */
+		return;
+	}
 	if (!blk_queue_runnable(q))
 		return;
 	if (q->q_running) {
@@ -59,7 +65,20 @@ void blk_run_queue(struct request_queue *q)
 
 	spin_lock_irqsave(q->q_lock, flags);
 	__blk_run_queue(q);
+	blk_queue_unlock(q, flags);
+}
+
+void blk_queue_unlock(struct request_queue *q, unsigned long flags)
+{
+	bool run = false;
+
+	if (queue_is_mq(q)) {
+		run = q->q_rerun;
+		q->q_rerun = false;
+	}
 	spin_unlock_irqrestore(q->q_lock, flags);
+	if (run)
+		blk_mq_run_hw_queues(q, false);
 }
 
 /* Queue lock held: hold I/O back, until blk_unplug() or the timer. */
@@ -94,7 +113,7 @@ void blk_unplug(struct request_queue *q)
 
 	spin_lock_irqsave(q->q_lock, flags);
 	__blk_unplug(q);
-	spin_unlock_irqrestore(q->q_lock, flags);
+	blk_queue_unlock(q, flags);
 }
 
 static void blk_unplug_timeout(struct timer_list *t)
@@ -114,7 +133,7 @@ void blk_plug_init(struct request_queue *q)
 static bool blk_queue_busy(struct request_queue *q)
 {
 	return q->q_in_elevator || !list_empty(&q->q_dispatch) || q->q_in_driver ||
-	       q->q_rq_in_use || blk_flush_busy(q);
+	       q->q_rq_in_use || blk_flush_busy(q) || q->q_mq_wait_head;
 }
 
 /**
@@ -131,11 +150,12 @@ int blk_drain_queue(struct request_queue *q, u32 timeout_ms)
 		spin_lock_irqsave(q->q_lock, flags);
 		__blk_unplug(q);
 		busy = blk_queue_busy(q);
-		spin_unlock_irqrestore(q->q_lock, flags);
+		blk_queue_unlock(q, flags);
 		if (!busy)
 			return 0;
 		if (ktime_ms() >= deadline)
 			return -ETIMEDOUT;
+		blk_poll(q);
 		cpu_idle_once();
 	}
 }

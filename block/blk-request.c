@@ -17,6 +17,7 @@
  * the driver calls (peek, start, requeue, stop, start_queue, insert).
  */
 #include "block/blk.h"
+#include "block/blk-mq-priv.h"
 #include "block/elevator.h"
 #include "kernel/completion.h"
 #include "kernel/errno.h"
@@ -48,7 +49,7 @@ void blk_rq_init(struct request_queue *q, struct request *rq)
  * Queue lock held: the pool is dry and err will end an I/O.  Say so,
  * naming the disk, at most once per BLK_RQ_FAIL_LOG_MS.
  */
-static void blk_rq_fail(struct request_queue *q, int err)
+void blk_rq_fail(struct request_queue *q, int err)
 {
 	u64 now = ktime_ms();
 
@@ -117,6 +118,10 @@ void __blk_put_request(struct request_queue *q, struct request *rq)
 {
 	assert_spin_locked(q->q_lock);
 	KASSERT(!(rq->rq_state & (RQF_SORTED | RQF_HASHED | RQF_QUEUED | RQF_TIMED)));
+	if (queue_is_mq(q)) {
+		blk_mq_put_request(q, rq);	/* back to its tag */
+		return;
+	}
 	if (rq->rq_state & RQF_POOL) {
 		rq->rq_state = 0;
 		list_add(&rq->rq_queuelist, &q->q_rq_free);
@@ -182,7 +187,7 @@ struct request *blk_fetch_request(struct request_queue *q)
 }
 
 /* rq leaves the driver: its timer stops, its tag and its place go back. */
-static void blk_rq_leave_driver(struct request_queue *q, struct request *rq)
+void blk_rq_leave_driver(struct request_queue *q, struct request *rq)
 {
 	blk_delete_timer(rq);
 	if (rq->rq_state & RQF_QUEUED)
@@ -202,7 +207,7 @@ void blk_requeue_request(struct request_queue *q, struct request *rq)
 {
 	assert_spin_locked(q->q_lock);
 	blk_rq_leave_driver(q, rq);
-	list_add(&rq->rq_queuelist, &q->q_dispatch);
+	blk_dispatch_add(q, rq, true);
 	q->q_stats.st_requeues++;
 	__blk_trace(q, BLK_TA_REQUEUE, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, 0);
 }
@@ -222,14 +227,27 @@ void blk_start_queue(struct request_queue *q)
 	__blk_run_queue(q);
 }
 
+/*
+ * Queue lock held: rq goes where the driver takes requests from -- the
+ * dispatch list, or on a multi-queue queue its hardware queue's.
+ */
+void blk_dispatch_add(struct request_queue *q, struct request *rq, bool at_head)
+{
+	if (queue_is_mq(q)) {
+		blk_mq_add_dispatch(rq, at_head);
+		q->q_rerun = true;
+	} else if (at_head) {
+		list_add(&rq->rq_queuelist, &q->q_dispatch);
+	} else {
+		list_add_tail(&rq->rq_queuelist, &q->q_dispatch);
+	}
+}
+
 /* Insert a prepared request directly for dispatch.  Queue lock held. */
 void __blk_insert_request(struct request_queue *q, struct request *rq, bool at_head)
 {
 	assert_spin_locked(q->q_lock);
-	if (at_head)
-		list_add(&rq->rq_queuelist, &q->q_dispatch);
-	else
-		list_add_tail(&rq->rq_queuelist, &q->q_dispatch);
+	blk_dispatch_add(q, rq, at_head);
 	__blk_trace(q, BLK_TA_INSERT, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, 0);
 }
 

@@ -24,6 +24,22 @@ void __blk_put_request(struct request_queue *q, struct request *rq);
 /* blk-request.c: a request for a data-less command (flush).  Queue lock held. */
 void blk_rq_init(struct request_queue *q, struct request *rq);
 
+/* blk-request.c: queue lock held: the driver no longer holds rq (timer, tag, count). */
+void blk_rq_leave_driver(struct request_queue *q, struct request *rq);
+/* blk-request.c: queue lock held: no request could be had; say so (rate limited). */
+void blk_rq_fail(struct request_queue *q, int err);
+/* blk-request.c: queue lock held: put rq on the list the driver takes from. */
+void blk_dispatch_add(struct request_queue *q, struct request *rq, bool at_head);
+/* blk-core.c: fill a new request from its first bio. */
+void blk_rq_bio_prep(struct request_queue *q, struct request *rq, struct bio *bio);
+
+/*
+ * blk-plug.c: drop the queue lock taken with spin_lock_irqsave(q->q_lock,
+ * flags); on a multi-queue queue, run the hardware queues if a run was
+ * asked for meanwhile (q_rerun: see block/blk-mq-priv.h).
+ */
+void blk_queue_unlock(struct request_queue *q, unsigned long flags);
+
 /* blk-plug.c: the plugging state of a new queue. */
 void blk_plug_init(struct request_queue *q);
 /* blk-plug.c: the driver may be called now (not stopped, not plugged). */

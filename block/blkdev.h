@@ -23,6 +23,7 @@
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
+#include "kernel/work.h"
 #include "lib/list.h"
 #include "lib/rbtree.h"
 
@@ -35,6 +36,7 @@ struct mempool;
 struct blk_mq_ops;
 struct blk_mq_tag_set;
 struct blk_mq_hw_ctx;
+struct blk_mq_ctx;
 
 /*
  * The registry (block/bdev.h) provides these; declared here with the same
@@ -87,6 +89,7 @@ struct queue_limits {
 #define RQF_HASHED	0x0020u		/* in the merge hashes */
 #define RQF_POOL	0x0040u		/* from the queue's pool (else atomic) */
 #define RQF_TIMED	0x0080u		/* on the timeout list */
+#define RQF_TIMING_OUT	0x0100u		/* mq: past its deadline, with ops->timeout */
 
 typedef void (rq_end_io_fn)(struct request *rq, int error);
 
@@ -118,6 +121,9 @@ struct request {
 	u32			rq_flush_seq;	/* [q] flush steps done or not needed */
 	struct list_head	rq_flush_list;	/* [q] on a flush list (blk-flush.c) */
 	rq_end_io_fn		*rq_flush_saved_end_io; /* [q] */
+	/* Multi-queue requests (block/blk-mq.h): set with the tag, NULL otherwise. */
+	struct blk_mq_hw_ctx	*rq_mq_hctx;	/* its hardware queue */
+	struct blk_mq_ctx	*rq_mq_ctx;	/* the software queue it was made on */
 };
 
 static inline sector_t blk_rq_pos(const struct request *rq) { return rq->rq_sector; }
@@ -195,6 +201,9 @@ struct blk_flush_queue {
 	u32			fq_data_in_flight;	/* [q] sequences in their data step */
 	u64			fq_pending_since;	/* [q] ms: the pending list's oldest arrival */
 	struct request		fq_flush_rq;		/* [q] the one flush command */
+	/* [I] the flush command used: &fq_flush_rq, or on a multi-queue
+	 * queue one allocated with the driver's bytes after it (blk-mq.c). */
+	struct request		*fq_rq;
 };
 
 struct request_queue {
@@ -219,7 +228,8 @@ struct request_queue {
 	u32			q_in_elevator;		/* [q] requests sorted, not dispatched */
 	u32			q_in_driver;		/* [q] started, not ended */
 	bool			q_running;		/* [q] inside q_request_fn */
-	bool			q_rerun;		/* [q] run again when it returns */
+	bool			q_rerun;		/* [q] run again when it returns; mq: run
+							 * the hardware queues at unlock */
 
 	struct list_head	q_rq_free;		/* [q] the request pool */
 	struct request		*q_rq_pool;		/* [I] its storage */
@@ -250,6 +260,10 @@ struct request_queue {
 	struct blk_mq_hw_ctx	**q_hctx;		/* [I] q_nr_hw_queues of them */
 	u32			q_nr_hw_queues;		/* [I] */
 	struct list_head	q_tag_set_link;		/* [set lock] on the set's tag_list */
+	struct blk_mq_ctx	*q_ctx;			/* [I] the software queues, one per CPU */
+	struct work		q_mq_timeout_work;	/* [I] timeouts run here, not in the timer */
+	struct bio		*q_mq_wait_head;	/* [q] bios from interrupt context */
+	struct bio		*q_mq_wait_tail;	/* [q] waiting for a free tag */
 	struct list_head	q_all;			/* [blk_queues_lock] blk_queue_list */
 };
 

@@ -16,6 +16,7 @@
  * then swaps: nothing queued is lost or reordered.
  */
 #include "block/blk.h"
+#include "block/blk-mq.h"
 #include "block/elevator.h"
 #include "kernel/errno.h"
 #include "kernel/param.h"
@@ -199,7 +200,7 @@ void elv_add_request(struct request_queue *q, struct request *rq)
 	assert_spin_locked(q->q_lock);
 	__blk_trace(q, BLK_TA_INSERT, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, 0);
 	if (!e || (q->q_flags & QUEUE_FLAG_BYPASS)) {
-		list_add_tail(&rq->rq_queuelist, &q->q_dispatch);
+		blk_dispatch_add(q, rq, false);
 		return;
 	}
 	if (!(rq->rq_cmd_flags & REQ_NOMERGE_FLAGS) && rq->rq_bio)
@@ -225,7 +226,7 @@ static struct request *__elv_next(struct request_queue *q, bool force)
 	q->q_in_elevator--;
 	if (q->q_last_merge == rq)
 		q->q_last_merge = NULL;
-	list_add_tail(&rq->rq_queuelist, &q->q_dispatch);
+	blk_dispatch_add(q, rq, false);
 	__blk_trace(q, BLK_TA_DISPATCH, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, 0);
 	return rq;
 }
@@ -297,18 +298,22 @@ void elevator_exit(struct request_queue *q)
 /**
  * elevator_switch - change a live queue's scheduler.
  * Requests waiting in the old one move to the dispatch list in its order;
- * while switching, new requests bypass scheduling.
+ * while switching, new requests bypass scheduling.  A multi-queue queue
+ * may also go to or from "none" (its software queues, no scheduler).
  * Return: 0, -EINVAL for an unknown name, -ENOMEM (the old one stays).
  */
 int elevator_switch(struct request_queue *q, const char *name)
 {
-	const struct elevator_type *t = elv_find(name);
-	struct elevator_queue *old, *new;
+	bool none = queue_is_mq(q) && !strcmp(name, ELV_NONE_NAME);
+	const struct elevator_type *t = none ? NULL : elv_find(name);
+	struct elevator_queue *old, *new = NULL;
 	unsigned long flags;
 
-	if (!t)
+	if (!t && !none)
 		return -EINVAL;
-	if (!q->q_elevator || q->q_elevator->e_type == t)
+	if (!queue_is_mq(q) && !q->q_elevator)
+		return 0;
+	if ((q->q_elevator ? q->q_elevator->e_type : NULL) == t)
 		return 0;
 	spin_lock_irqsave(q->q_lock, flags);
 	q->q_flags |= QUEUE_FLAG_BYPASS;
@@ -316,20 +321,21 @@ int elevator_switch(struct request_queue *q, const char *name)
 		;
 	KASSERT(q->q_in_elevator == 0);
 	old = q->q_elevator;
-	spin_unlock_irqrestore(q->q_lock, flags);
+	blk_queue_unlock(q, flags);
 
-	new = elv_alloc(q, t);	/* may sleep for memory: not under the lock */
+	if (t)
+		new = elv_alloc(q, t);	/* may sleep for memory: not under the lock */
 
 	spin_lock_irqsave(q->q_lock, flags);
-	if (new) {
+	if (new || none) {
 		q->q_elevator = new;
 		q->q_last_merge = NULL;
 	}
 	q->q_flags &= ~QUEUE_FLAG_BYPASS;
-	spin_unlock_irqrestore(q->q_lock, flags);
-	if (!new)
+	blk_queue_unlock(q, flags);
+	if (t && !new)
 		return -ENOMEM;
-	if (old->e_type->et_ops->elv_exit)
+	if (old && old->e_type->et_ops->elv_exit)
 		old->e_type->et_ops->elv_exit(old);
 	kfree(old);
 	blk_run_queue(q);

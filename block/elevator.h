@@ -53,6 +53,9 @@ struct elevator_type {
 	u32				et_nr_tunables;
 };
 
+/* A multi-queue queue without a scheduler (its software queues only). */
+#define ELV_NONE_NAME	"none"
+
 #define ELV_HASH_BITS	6
 #define ELV_HASH_SIZE	(1u << ELV_HASH_BITS)
 

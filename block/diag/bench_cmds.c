@@ -27,6 +27,7 @@
 #include "kernel/time.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/slab.h"
+#include "block/blk-mq.h"
 #include "lib/string.h"
 
 static void bench_warn(const char *key, void *arg)
@@ -41,9 +42,12 @@ static void bench_print_info(struct bench_ctx *c, const char *dev)
 
 	if (q->q_tags)
 		snprintf(depth, sizeof(depth), "%u", q->q_tags->bqt_depth);
+	else if (queue_is_mq(q))
+		snprintf(depth, sizeof(depth), "%ux%u", q->q_nr_hw_queues,
+			 q->q_tag_set->queue_depth);
 	kprintf("BENCH info dev=%s size_MiB=%llu driver=%s xfer_mode=none queue_depth=%s sched=%s max_sectors_kb=%u max_hw_sectors_kb=%u max_segments=%u nr_requests=%u\n",
 	       dev, (unsigned long long)(c->c_devsize >> 20),
-	       q->q_request_fn ? "request_fn" : "make_request", depth,
+	       queue_is_mq(q) ? "blk-mq" : q->q_request_fn ? "request_fn" : "make_request", depth,
 	       q->q_elevator ? q->q_elevator->e_type->et_name : "none",
 	       q->q_limits.lim_max_sectors / 2, q->q_limits.lim_max_hw_sectors / 2,
 	       q->q_limits.lim_max_segments, q->q_nr_requests);

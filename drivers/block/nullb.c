@@ -5,11 +5,15 @@
  * would (irqmode=1, after nullb.completion_us, at tick resolution).
  * nullb.depth bounds the requests it holds and, with nullb.tags=1, is the
  * depth of a tag map; nullb.bio=1 takes bios directly (make_request).
+ * nullb.queue_mode picks the style as Linux's null_blk does: 0 bio, 1
+ * request_fn (this file), 2 multi-queue (nullb_mq.c, the default), with
+ * nullb.hw_queues queues of nullb.depth tags and nullb.poll.
  * Reads return whatever the buffers held: verify cannot pass on it.
  *
  * Parameters: nullb.count (default 1), nullb.size (default 1G),
  * nullb.irqmode, nullb.completion_us (10), nullb.depth (32), nullb.tags
- * (1), nullb.bio (0).  Disks are nullb0, nullb1, ...
+ * (1), nullb.bio (0), nullb.queue_mode (2), nullb.hw_queues (1),
+ * nullb.poll (0).  Disks are nullb0, nullb1, ...
  */
 #include "drivers/block/ramvar.h"
 #include "block/blkdev.h"
@@ -29,13 +33,21 @@ static unsigned nullb_completion_us = 10;
 static unsigned nullb_depth = 32;
 static bool nullb_tags = true;
 static bool nullb_bio;
+static unsigned nullb_queue_mode = NULLB_Q_MQ;
+static unsigned nullb_hw_queues = 1;
+static bool nullb_poll;
 PARAM_UINT("nullb.count", nullb_count, "number of null block devices");
 PARAM_SIZE("nullb.size", nullb_size, "capacity of each null device, bytes");
-PARAM_UINT("nullb.irqmode", nullb_irqmode, "0: complete in request_fn, 1: from a timer");
+PARAM_UINT("nullb.irqmode", nullb_irqmode,
+	   "0: complete in request_fn / queue_rq, 1: from a timer, 2: deferred work (mq)");
 PARAM_UINT("nullb.completion_us", nullb_completion_us, "timer completion delay, us");
-PARAM_UINT("nullb.depth", nullb_depth, "requests held at once (1..32 with tags)");
+PARAM_UINT("nullb.depth", nullb_depth,
+	   "requests held at once (1..32 with tags; tags per hardware queue on mq, 1..1024)");
 PARAM_BOOL("nullb.tags", nullb_tags, "use a tag map of nullb.depth");
 PARAM_BOOL("nullb.bio", nullb_bio, "make_request style instead of request_fn");
+PARAM_UINT("nullb.queue_mode", nullb_queue_mode, "0: bio, 1: request_fn, 2: multi-queue");
+PARAM_UINT("nullb.hw_queues", nullb_hw_queues, "hardware queues in multi-queue mode (1..64)");
+PARAM_BOOL("nullb.poll", nullb_poll, "multi-queue: no interrupt, completions by polling");
 
 static void nullb_request_fn(struct request_queue *q)
 {
@@ -104,6 +116,11 @@ struct nullb *nullb_create(const char *name, const struct nullb_config *cfg)
 	timer_setup(&nb->nb_timer, nullb_timer_fn);
 	nb->nb_irqmode = cfg->nc_irqmode;
 	nb->nb_completion_us = cfg->nc_completion_us;
+	if (cfg->nc_mq && !cfg->nc_bio) {
+		if (nullb_mq_init(nb, name, cfg))
+			goto free_nb;		/* error already printed */
+		goto limits;
+	}
 	nb->nb_depth = clamp(cfg->nc_depth, 1u, cfg->nc_tags ? BLK_TAG_MAX_DEPTH : NULLB_MAX_DEPTH);
 	if (cfg->nc_bio) {
 		nb->nb_queue = blk_alloc_queue(name);
@@ -114,6 +131,7 @@ struct nullb *nullb_create(const char *name, const struct nullb_config *cfg)
 	}
 	if (!nb->nb_queue)
 		goto free_nb;
+limits:
 	nb->nb_queue->q_queuedata = nb;
 	nb->nb_queue->q_nr_sectors = cfg->nc_bytes >> SECTOR_SHIFT;
 	blk_queue_max_hw_sectors(nb->nb_queue, 2048);
@@ -121,12 +139,14 @@ struct nullb *nullb_create(const char *name, const struct nullb_config *cfg)
 	/* Nothing is stored: DISCARD and WRITE ZEROES end like any write. */
 	blk_queue_max_discard_sectors(nb->nb_queue, NULLB_MAX_RANGE_SECTORS);
 	blk_queue_max_write_zeroes_sectors(nb->nb_queue, NULLB_MAX_RANGE_SECTORS);
-	if (!cfg->nc_bio && cfg->nc_tags && blk_queue_init_tags(nb->nb_queue, nb->nb_depth, NULL))
+	if (!cfg->nc_bio && !nb->nb_set && cfg->nc_tags && blk_queue_init_tags(nb->nb_queue, nb->nb_depth, NULL))
 		goto free_queue;
 	return nb;
 
 free_queue:
 	blk_cleanup_queue(nb->nb_queue);
+	if (nb->nb_set)
+		nullb_mq_exit(nb);
 free_nb:
 	kfree(nb);
 fail:
@@ -138,6 +158,8 @@ fail:
 void nullb_destroy(struct nullb *nb)
 {
 	blk_cleanup_queue(nb->nb_queue);
+	if (nb->nb_set)
+		nullb_mq_exit(nb);
 	del_timer(&nb->nb_timer);
 	kfree(nb);
 }
@@ -147,7 +169,9 @@ static int nullb_init(void)
 	struct nullb_config cfg = {
 		.nc_bytes = nullb_size, .nc_irqmode = nullb_irqmode,
 		.nc_completion_us = nullb_completion_us, .nc_depth = nullb_depth,
-		.nc_tags = nullb_tags, .nc_bio = nullb_bio,
+		.nc_tags = nullb_tags, .nc_bio = nullb_bio || nullb_queue_mode == NULLB_Q_BIO,
+		.nc_mq = nullb_queue_mode == NULLB_Q_MQ, .nc_hw_queues = nullb_hw_queues,
+		.nc_poll = nullb_poll,
 	};
 	struct nullb *nb;
 	char name[16];

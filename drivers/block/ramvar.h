@@ -42,6 +42,11 @@ void memdisk_destroy(struct memdisk *md);
 
 #define NULLB_MAX_DEPTH	256u
 
+/* nullb.queue_mode, as Linux's null_blk. */
+#define NULLB_Q_BIO	0u
+#define NULLB_Q_RQ	1u
+#define NULLB_Q_MQ	2u
+
 struct nullb_config {
 	u64	nc_bytes;		/* capacity */
 	u32	nc_irqmode;		/* 0: end in request_fn, 1: from a timer */
@@ -49,7 +54,12 @@ struct nullb_config {
 	u32	nc_depth;		/* requests held at once */
 	bool	nc_tags;		/* a tag map of nc_depth (<= 32) */
 	bool	nc_bio;			/* make_request style */
+	bool	nc_mq;			/* multi-queue (blk-mq), unless nc_bio */
+	u32	nc_hw_queues;		/* mq: hardware queues */
+	bool	nc_poll;		/* mq: no "interrupt": completions by polling */
 };
+
+struct nullb_hq;
 
 /* [l] is nb_lock, the queue lock. */
 struct nullb {
@@ -63,9 +73,17 @@ struct nullb {
 	u32			nb_head;		/* [l] */
 	struct request		*nb_ring[NULLB_MAX_DEPTH]; /* [l] FIFO of held requests */
 	u64			nb_due[NULLB_MAX_DEPTH];   /* [l] when each is ended, ns */
+	/* Multi-queue mode (nullb_mq.c); nb_set NULL otherwise. */
+	struct blk_mq_tag_set	*nb_set;		/* [I] */
+	struct nullb_hq		*nb_hq;			/* [I] one per hardware queue */
+	u32			nb_nr_hq;		/* [I] */
+	bool			nb_poll;		/* [I] */
 };
 
 struct nullb *nullb_create(const char *name, const struct nullb_config *cfg);
+/* nullb_mq.c: nb's queue as a multi-queue one; 0 or -errno (reported). */
+int nullb_mq_init(struct nullb *nb, const char *name, const struct nullb_config *cfg);
+void nullb_mq_exit(struct nullb *nb);
 void nullb_destroy(struct nullb *nb);
 
 /* Name a memory disk's queue in the gendisk registry (memdisk_genhd.c). */

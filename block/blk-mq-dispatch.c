@@ -1,0 +1,338 @@
+/*
+ * blk-mq hardware queues: running them (the dispatch loop that calls
+ * ops->queue_rq), BUSY and restart, stopping and quiescing, polling,
+ * iterating over started requests, and request timeouts.
+ *
+ * A run takes requests from the hardware queue's dispatch list, refilled
+ * from the software queues or the elevator (blk-mq-sched.c), and issues
+ * them one by one with no lock held, telling the driver whether another
+ * follows at once (bd.last).  A run is never re-entered: one asked for
+ * while the queue runs (a completion inside queue_rq, an interrupt) makes
+ * the running one loop again.  In interrupt context a run is deferred to
+ * deferred work (kernel/work.h), so queue_rq always runs with interrupts
+ * on.  BUSY puts the request back at the head and marks the queue
+ * RESTART: the next completion of that queue runs it again; a completion
+ * that slipped in between the BUSY answer and the mark is caught by the
+ * hctx's completion count.
+ *
+ * Timeouts: the queue's timer only schedules deferred work, which takes
+ * the requests past their deadline off the timeout list under the queue
+ * lock and hands each to ops->timeout with no lock held.
+ */
+#include "block/blk.h"
+#include "block/blk-mq-priv.h"
+#include "kernel/completion.h"
+#include "kernel/errno.h"
+#include "kernel/irq.h"
+#include "kernel/time.h"
+
+#define BLK_MQ_TIMEOUT_BATCH	32u	/* expired requests handled per pass */
+#define BLK_MQ_QUIESCE_MS	30000u	/* longest wait for a running dispatch to end, ms */
+
+/* Put rq on its hardware queue's dispatch list.  Any context, any lock but hctx's. */
+void blk_mq_add_dispatch(struct request *rq, bool at_head)
+{
+	struct blk_mq_hw_ctx *hctx = rq->rq_mq_hctx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&hctx->lock, flags);
+	if (at_head)
+		list_add(&rq->rq_queuelist, &hctx->dispatch);
+	else
+		list_add_tail(&rq->rq_queuelist, &hctx->dispatch);
+	spin_unlock_irqrestore(&hctx->lock, flags);
+}
+
+/* The next request to issue, refilling the dispatch list once; *more: another waits. */
+static struct request *blk_mq_next_rq(struct blk_mq_hw_ctx *hctx, bool *more)
+{
+	struct request *rq = NULL;
+	unsigned long flags;
+	bool refilled = false;
+
+	for (;;) {
+		spin_lock_irqsave(&hctx->lock, flags);
+		if (!list_empty(&hctx->dispatch)) {
+			rq = list_first_entry(&hctx->dispatch, struct request, rq_queuelist);
+			list_del_init(&rq->rq_queuelist);
+			*more = !list_empty(&hctx->dispatch);
+		}
+		spin_unlock_irqrestore(&hctx->lock, flags);
+		if (rq || refilled || !blk_mq_sched_fill(hctx))
+			return rq;
+		refilled = true;
+	}
+}
+
+/* BUSY: rq goes back at the head.  Return true if a completion already freed room. */
+static bool blk_mq_busy(struct blk_mq_hw_ctx *hctx, struct request *rq, u32 seen)
+{
+	unsigned long flags;
+	bool again;
+
+	spin_lock_irqsave(&hctx->lock, flags);
+	list_add(&rq->rq_queuelist, &hctx->dispatch);
+	hctx->busy++;
+	hctx->state |= BLK_MQ_S_RESTART;
+	again = __atomic_load_n(&hctx->nr_completed, __ATOMIC_ACQUIRE) != seen;
+	if (again)
+		hctx->state &= ~BLK_MQ_S_RESTART;
+	spin_unlock_irqrestore(&hctx->lock, flags);
+	return again;
+}
+
+/* Issue requests until none is left, the driver is busy, or the queue stops. */
+static u32 blk_mq_dispatch(struct blk_mq_hw_ctx *hctx)
+{
+	const struct blk_mq_ops *ops = hctx->queue->q_mq_ops;
+	struct blk_mq_queue_data bd;
+	bool uncommitted = false, more = false;
+	u32 issued = 0, seen;
+	int ret;
+
+	while (!(__atomic_load_n(&hctx->state, __ATOMIC_ACQUIRE) & BLK_MQ_S_STOPPED)) {
+		bd.rq = blk_mq_next_rq(hctx, &more);
+		if (!bd.rq)
+			break;
+		bd.last = !more;
+		seen = __atomic_load_n(&hctx->nr_completed, __ATOMIC_ACQUIRE);
+		ret = ops->queue_rq(hctx, &bd);
+		if (ret == BLK_MQ_RQ_OK) {
+			issued++;
+			uncommitted = !bd.last;
+			continue;
+		}
+		if (ret == BLK_MQ_RQ_BUSY) {
+			if (blk_mq_busy(hctx, bd.rq, seen))
+				continue;
+			break;
+		}
+		blk_mq_end_request(bd.rq, ret < 0 ? ret : -EIO);
+	}
+	if (uncommitted && ops->commit_rqs)
+		ops->commit_rqs(hctx);
+	return issued;
+}
+
+/**
+ * blk_mq_run_hw_queue - issue what hctx has to issue.  async, or an
+ * interrupt context, defers the run to deferred work.  A stopped queue
+ * does not run; a running one runs once more.
+ */
+void blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx, bool async)
+{
+	unsigned long flags;
+	u32 issued = 0;
+
+	if (async || in_interrupt()) {
+		if (!(__atomic_load_n(&hctx->state, __ATOMIC_ACQUIRE) & BLK_MQ_S_STOPPED))
+			schedule_work(&hctx->run_work);
+		return;
+	}
+	spin_lock_irqsave(&hctx->lock, flags);
+	if (hctx->state & BLK_MQ_S_STOPPED)
+		goto unlock;
+	if (hctx->state & BLK_MQ_S_RUNNING) {
+		hctx->state |= BLK_MQ_S_RERUN;
+		goto unlock;
+	}
+	hctx->state |= BLK_MQ_S_RUNNING;
+	hctx->state &= ~BLK_MQ_S_RESTART;
+	hctx->run++;
+	do {
+		hctx->state &= ~BLK_MQ_S_RERUN;
+		spin_unlock_irqrestore(&hctx->lock, flags);
+		issued += blk_mq_dispatch(hctx);
+		spin_lock_irqsave(&hctx->lock, flags);
+	} while ((hctx->state & (BLK_MQ_S_RERUN | BLK_MQ_S_STOPPED)) == BLK_MQ_S_RERUN);
+	hctx->state &= ~BLK_MQ_S_RUNNING;
+	hctx->queued += issued;
+unlock:
+	spin_unlock_irqrestore(&hctx->lock, flags);
+}
+
+/* Deferred work: bios parked for want of a tag, then the run itself. */
+void blk_mq_run_work_fn(struct work *w)
+{
+	struct blk_mq_hw_ctx *hctx = container_of(w, struct blk_mq_hw_ctx, run_work);
+
+	if (READ_ONCE(hctx->queue->q_mq_wait_head))
+		blk_mq_resubmit_parked(hctx->queue);
+	blk_mq_run_hw_queue(hctx, false);
+}
+
+void blk_mq_run_hw_queues(struct request_queue *q, bool async)
+{
+	bool parked = READ_ONCE(q->q_mq_wait_head) != NULL;	/* resubmitted by run_work */
+	u32 i;
+
+	for (i = 0; i < q->q_nr_hw_queues; i++)
+		if (async || parked || blk_mq_hctx_has_work(q->q_hctx[i]))
+			blk_mq_run_hw_queue(q->q_hctx[i], async || parked);
+}
+
+void blk_mq_stop_hw_queues(struct request_queue *q)
+{
+	unsigned long flags;
+	u32 i;
+
+	for (i = 0; i < q->q_nr_hw_queues; i++) {
+		spin_lock_irqsave(&q->q_hctx[i]->lock, flags);
+		q->q_hctx[i]->state |= BLK_MQ_S_STOPPED;
+		spin_unlock_irqrestore(&q->q_hctx[i]->lock, flags);
+	}
+}
+
+void blk_mq_start_hw_queues(struct request_queue *q)
+{
+	unsigned long flags;
+	u32 i;
+
+	for (i = 0; i < q->q_nr_hw_queues; i++) {
+		spin_lock_irqsave(&q->q_hctx[i]->lock, flags);
+		q->q_hctx[i]->state &= ~BLK_MQ_S_STOPPED;
+		spin_unlock_irqrestore(&q->q_hctx[i]->lock, flags);
+	}
+	blk_mq_run_hw_queues(q, in_interrupt());
+}
+
+/*
+ * Wait until no dispatch loop of q runs.  With one CPU and runs from
+ * interrupt context deferred, none can be running under a process-context
+ * caller; the bounded wait is for SMP.
+ */
+void blk_mq_quiesce_queue(struct request_queue *q)
+{
+	u64 deadline = ktime_ms() + BLK_MQ_QUIESCE_MS;
+	u32 i;
+
+	for (i = 0; i < q->q_nr_hw_queues; i++)
+		while ((__atomic_load_n(&q->q_hctx[i]->state, __ATOMIC_ACQUIRE) & BLK_MQ_S_RUNNING) &&
+		       ktime_ms() < deadline)
+			cpu_idle_once();
+}
+
+void blk_mq_tagset_busy_iter(struct blk_mq_tag_set *set,
+			     bool (*fn)(struct request *rq, void *data), void *data)
+{
+	struct blk_mq_tags *tags;
+	struct request *rq;
+	u32 i, t;
+
+	for (i = 0; i < set->nr_hw_queues; i++) {
+		tags = set->tags[i];
+		for (t = 0; t < tags->nr_tags; t++) {
+			rq = READ_ONCE(tags->rqs[t]);
+			if (rq && (READ_ONCE(rq->rq_state) & RQF_STARTED) && !fn(rq, data))
+				return;
+		}
+	}
+}
+
+int blk_mq_poll(struct blk_mq_hw_ctx *hctx)
+{
+	const struct blk_mq_ops *ops = hctx->queue->q_mq_ops;
+
+	return ops->poll ? ops->poll(hctx) : 0;
+}
+
+bool blk_queue_polled(const struct request_queue *q)
+{
+	return queue_is_mq(q) && (q->q_tag_set->flags & BLK_MQ_F_POLLED);
+}
+
+int blk_poll(struct request_queue *q)
+{
+	int n = 0;
+	u32 i;
+
+	if (!blk_queue_polled(q))
+		return 0;
+	for (i = 0; i < q->q_nr_hw_queues; i++)
+		n += blk_mq_poll(q->q_hctx[i]);
+	return n;
+}
+
+/* The timeout timer fired (interrupt context): the work does the rest. */
+void blk_mq_timeout_timer(struct timer_list *t)
+{
+	struct request_queue *q = container_of(t, struct request_queue, q_timeout_timer);
+
+	schedule_work(&q->q_mq_timeout_work);
+}
+
+/* Queue lock held: take up to max expired requests off the list; re-arm the timer. */
+static u32 blk_mq_collect_expired(struct request_queue *q, struct request **out, u32 max)
+{
+	u64 now = get_jiffies_64(), next = ~0ULL;
+	struct request *rq, *n;
+	u32 nr = 0;
+
+	list_for_each_entry_safe(rq, n, &q->q_timeout_list, rq_timeout_list) {
+		if (rq->rq_deadline > now || nr == max) {
+			next = min(next, rq->rq_deadline);
+			continue;
+		}
+		blk_delete_timer(rq);
+		rq->rq_state |= RQF_TIMING_OUT;
+		q->q_stats.st_timeouts++;
+		__blk_trace(q, BLK_TA_TIMEOUT, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags,
+			    (s32)rq->rq_retries);
+		out[nr++] = rq;
+	}
+	if (next != ~0ULL)
+		mod_timer(&q->q_timeout_timer, next);
+	return nr;
+}
+
+/* One expired request: ask the driver (no lock held), then do what it says. */
+static void blk_mq_rq_timed_out(struct request_queue *q, struct request *rq)
+{
+	enum blk_eh_timer_return ret;
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	if (!(rq->rq_state & RQF_TIMING_OUT)) {		/* it completed meanwhile */
+		spin_unlock_irqrestore(q->q_lock, flags);
+		return;
+	}
+	spin_unlock_irqrestore(q->q_lock, flags);
+	ret = q->q_mq_ops->timeout ? q->q_mq_ops->timeout(rq) : BLK_EH_FAIL;
+	switch (ret) {
+	case BLK_EH_RETRY:
+		if (++rq->rq_retries <= q->q_max_retries) {
+			blk_mq_requeue_request(rq, true);
+			break;
+		}
+		blk_mq_end_request(rq, -EIO);
+		break;
+	case BLK_EH_RESET_TIMER:
+		spin_lock_irqsave(q->q_lock, flags);
+		rq->rq_state &= ~RQF_TIMING_OUT;
+		blk_add_timer(rq);
+		spin_unlock_irqrestore(q->q_lock, flags);
+		break;
+	case BLK_EH_FAIL:
+		blk_mq_end_request(rq, -EIO);
+		break;
+	case BLK_EH_HANDLED:
+		break;
+	}
+}
+
+/* Deferred work: handle every request of the queue past its deadline. */
+void blk_mq_timeout_work(struct work *w)
+{
+	struct request_queue *q = container_of(w, struct request_queue, q_mq_timeout_work);
+	struct request *expired[BLK_MQ_TIMEOUT_BATCH];
+	unsigned long flags;
+	u32 nr, i;
+
+	do {
+		spin_lock_irqsave(q->q_lock, flags);
+		nr = blk_mq_collect_expired(q, expired, BLK_MQ_TIMEOUT_BATCH);
+		spin_unlock_irqrestore(q->q_lock, flags);
+		for (i = 0; i < nr; i++)
+			blk_mq_rq_timed_out(q, expired[i]);
+	} while (nr == BLK_MQ_TIMEOUT_BATCH);
+}

@@ -1,0 +1,75 @@
+/*
+ * blk-mq internals shared by block/blk-mq*.c and the few places of the
+ * single-queue core that branch on queue_is_mq(): software queues, the
+ * scheduler glue and the deferred run.  Drivers include block/blk-mq.h.
+ *
+ * Locks, outermost first: q->q_lock (the scheduler lock: elevator, merge
+ * lookups, stats, trace, timeouts, flush sequences) -> ctx->lock ->
+ * hctx->lock.  queue_rq() runs with none of them held.  A path that
+ * wants a hardware queue run while it holds the queue lock sets
+ * q->q_rerun ("a run is owed") and the run happens when it unlocks with
+ * blk_queue_unlock().
+ *
+ * Lock legend: [I] immutable after set-up, [c] ctx->lock.
+ */
+#ifndef BLOCK_BLK_MQ_PRIV_H
+#define BLOCK_BLK_MQ_PRIV_H
+
+#include "block/blk-mq.h"
+#include "block/blk-mq-tag.h"
+
+/*
+ * CPUs with a software queue.  One today: SMP raises the number and gives
+ * blk_mq_this_cpu() a body; nothing else changes.  Host tests may build
+ * with more, and choose the "current CPU" in blk_mq_test_cpu.
+ */
+#ifndef BLK_MQ_NR_CPUS
+#define BLK_MQ_NR_CPUS		1u
+#endif
+#ifdef HOST_TEST
+extern u32 blk_mq_test_cpu;
+static inline u32 blk_mq_this_cpu(void) { return blk_mq_test_cpu % BLK_MQ_NR_CPUS; }
+#else
+static inline u32 blk_mq_this_cpu(void) { return 0; }
+#endif
+
+#define BLK_MQ_SCHED_BATCH	8u	/* requests taken from an elevator per refill */
+#define BLK_MQ_CTX_MERGE_SCAN	8u	/* staged requests a bio tries to merge with */
+
+/* A software staging queue: one per CPU. */
+struct blk_mq_ctx {
+	spinlock_t		lock;		/* guards [c] */
+	struct list_head	rq_list;	/* [c] staged requests (no elevator) */
+	u32			nr_queued;	/* [c] on rq_list */
+	u32			cpu;		/* [I] */
+	struct blk_mq_hw_ctx	*hctx;		/* [I] the hardware queue of this CPU */
+	struct request_queue	*queue;		/* [I] */
+};
+
+static inline struct blk_mq_ctx *blk_mq_this_ctx(struct request_queue *q)
+{
+	return &q->q_ctx[blk_mq_this_cpu()];
+}
+
+/* blk-mq.c */
+void blk_mq_make_request(struct request_queue *q, struct bio *bio);
+void blk_mq_resubmit_parked(struct request_queue *q);
+void blk_mq_put_request(struct request_queue *q, struct request *rq);
+void blk_mq_exit_queue(struct request_queue *q);
+void blk_mq_flush_borrow_tag(struct request *flush_rq, struct request *owner);
+void blk_mq_flush_return_tag(struct request *flush_rq);
+
+/* blk-mq-dispatch.c */
+void blk_mq_add_dispatch(struct request *rq, bool at_head);
+void blk_mq_timeout_timer(struct timer_list *t);
+void blk_mq_timeout_work(struct work *w);
+void blk_mq_run_work_fn(struct work *w);
+
+/* blk-mq-sched.c: queue lock held for the first three. */
+bool blk_mq_sched_bio_merge(struct request_queue *q, struct blk_mq_ctx *ctx, struct bio *bio);
+void blk_mq_sched_insert(struct request_queue *q, struct blk_mq_ctx *ctx, struct request *rq);
+u32 blk_mq_sched_queued(struct request_queue *q);
+bool blk_mq_sched_fill(struct blk_mq_hw_ctx *hctx);
+bool blk_mq_hctx_has_work(struct blk_mq_hw_ctx *hctx);
+
+#endif

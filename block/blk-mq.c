@@ -1,0 +1,471 @@
+/*
+ * The multi-queue block layer (contract: block/blk-mq.h): tag sets, the
+ * life of a multi-queue request_queue, and the life of its requests.
+ *
+ * Path of a bio on a multi-queue queue: submit_bio -> blk_queue_submit_bio
+ * (checks, bounce, split: as on every queue) -> blk_mq_make_request():
+ * under the queue lock (the scheduler lock) merge it into a waiting
+ * request, or take a tag of this CPU's hardware queue -- the tag names a
+ * preallocated request with the driver's bytes behind it -- and stage it
+ * in the elevator, or with no elevator in this CPU's software queue;
+ * PREFLUSH/FUA requests go to the flush sequencer.  Unless the queue is
+ * plugged, the hardware queue is then run (blk-mq-dispatch.c), which
+ * hands requests to ops->queue_rq() with no lock held.  The driver calls
+ * blk_mq_start_request() (timeout clock) and, from any context,
+ * blk_mq_end_request(), which ends the bios and gives the tag back.
+ *
+ * A submitter finding no free tag waits for one (process context, with
+ * the hardware queues run and polled meanwhile, BLK_RQ_WAIT_MS at most);
+ * in interrupt context its bio is parked and resubmitted from deferred
+ * work when a tag comes back.  Locks: block/blk-mq-priv.h.
+ */
+#include "block/blk.h"
+#include "block/blk-mq-priv.h"
+#include "block/elevator.h"
+#include "kernel/completion.h"
+#include "kernel/errno.h"
+#include "kernel/irq.h"
+#include "kernel/printk.h"
+#include "kernel/time.h"
+#include "kernel/mm/slab.h"
+#include "lib/string.h"
+
+#define BLK_MQ_TAG_WAIT_MS	60000u	/* longest a submitter waits for a free tag, ms */
+#define BLK_MQ_RQ_ALIGN		16u	/* bytes: each preallocated request starts on one */
+
+#ifdef HOST_TEST
+u32 blk_mq_test_cpu;
+#endif
+
+static size_t blk_mq_rq_size(const struct blk_mq_tag_set *set)
+{
+	return (sizeof(struct request) + set->cmd_size + BLK_MQ_RQ_ALIGN - 1) &
+	       ~(size_t)(BLK_MQ_RQ_ALIGN - 1);
+}
+
+static void blk_mq_free_set_tags(struct blk_mq_tag_set *set)
+{
+	u32 i;
+
+	if (!set->tags)
+		return;
+	for (i = 0; i < set->nr_hw_queues; i++) {
+		if (!set->tags[i])
+			continue;
+		kfree(set->tags[i]->rq_mem);
+		blk_mq_free_tags(set->tags[i]);
+	}
+	kfree(set->tags);
+	set->tags = NULL;
+}
+
+/* The tags of hardware queue i and their requests, each set up by the driver. */
+static int blk_mq_alloc_hw_tags(struct blk_mq_tag_set *set, u32 i)
+{
+	size_t sz = blk_mq_rq_size(set);
+	struct blk_mq_tags *tags;
+	struct request *rq;
+	u32 t;
+	int err;
+
+	tags = blk_mq_init_tags(set->queue_depth, set->reserved_tags);
+	if (!tags)
+		return -ENOMEM;
+	set->tags[i] = tags;
+	tags->rq_mem = kcalloc(set->queue_depth, sz, GFP_KERNEL);
+	if (!tags->rq_mem)
+		return -ENOMEM;
+	for (t = 0; t < set->queue_depth; t++) {
+		rq = (struct request *)((char *)tags->rq_mem + t * sz);
+		rq->rq_tag = (int)t;
+		tags->static_rqs[t] = rq;
+		if (set->ops->init_request) {
+			err = set->ops->init_request(set, rq, i);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/**
+ * blk_mq_alloc_tag_set - check set and allocate its tags and requests.
+ * Return: 0, -EINVAL (no queue_rq, or a count out of range), -ENOMEM, or
+ * what ops->init_request returned.  Nothing is left allocated on error.
+ */
+int blk_mq_alloc_tag_set(struct blk_mq_tag_set *set)
+{
+	u32 i;
+	int err;
+
+	if (!set->ops || !set->ops->queue_rq || !set->nr_hw_queues ||
+	    set->nr_hw_queues > BLK_MQ_MAX_HW_QUEUES || !set->queue_depth ||
+	    set->queue_depth > BLK_MQ_MAX_DEPTH || set->reserved_tags >= set->queue_depth)
+		return -EINVAL;
+	INIT_LIST_HEAD(&set->tag_list);
+	spin_lock_init(&set->tag_list_lock, "blk_mq_tag_set");
+	set->tags = kcalloc(set->nr_hw_queues, sizeof(*set->tags), GFP_KERNEL);
+	if (!set->tags)
+		return -ENOMEM;
+	for (i = 0; i < set->nr_hw_queues; i++) {
+		err = blk_mq_alloc_hw_tags(set, i);
+		if (err)
+			goto free_tags;
+	}
+	return 0;
+
+free_tags:
+	blk_mq_free_set_tags(set);
+	return err;
+}
+
+/* Free set's tags and requests; every queue on it is cleaned up already. */
+void blk_mq_free_tag_set(struct blk_mq_tag_set *set)
+{
+	KASSERT(list_empty(&set->tag_list));
+	blk_mq_free_set_tags(set);
+}
+
+static int blk_mq_init_hctxs(struct request_queue *q, struct blk_mq_tag_set *set)
+{
+	struct blk_mq_hw_ctx *hctx;
+	u32 i;
+	int err;
+
+	q->q_hctx = kcalloc(set->nr_hw_queues, sizeof(*q->q_hctx), GFP_KERNEL);
+	if (!q->q_hctx)
+		return -ENOMEM;
+	for (i = 0; i < set->nr_hw_queues; i++) {
+		hctx = kzalloc(sizeof(*hctx), GFP_KERNEL);
+		if (!hctx)
+			return -ENOMEM;
+		q->q_hctx[i] = hctx;
+		q->q_nr_hw_queues = i + 1;
+		spin_lock_init(&hctx->lock, "blk_mq_hw_ctx");
+		INIT_LIST_HEAD(&hctx->dispatch);
+		hctx->queue_num = i;
+		hctx->queue = q;
+		hctx->tags = set->tags[i];
+		work_init(&hctx->run_work, blk_mq_run_work_fn);
+		if (set->ops->init_hctx) {
+			err = set->ops->init_hctx(hctx, set->driver_data, i);
+			if (err)
+				return err;
+		}
+	}
+	q->q_ctx = kcalloc(BLK_MQ_NR_CPUS, sizeof(*q->q_ctx), GFP_KERNEL);
+	if (!q->q_ctx)
+		return -ENOMEM;
+	for (i = 0; i < BLK_MQ_NR_CPUS; i++) {
+		spin_lock_init(&q->q_ctx[i].lock, "blk_mq_ctx");
+		INIT_LIST_HEAD(&q->q_ctx[i].rq_list);
+		q->q_ctx[i].cpu = i;
+		q->q_ctx[i].hctx = q->q_hctx[i % set->nr_hw_queues];	/* cpu -> hctx */
+		q->q_ctx[i].queue = q;
+	}
+	return 0;
+}
+
+/* The flush command of q: a request with the driver's bytes behind it. */
+static int blk_mq_init_flush_rq(struct request_queue *q, struct blk_mq_tag_set *set)
+{
+	struct request *f = kzalloc(blk_mq_rq_size(set), GFP_KERNEL);
+
+	if (!f)
+		return -ENOMEM;
+	q->q_flush.fq_rq = f;
+	return set->ops->init_request ? set->ops->init_request(set, f, 0) : 0;
+}
+
+/**
+ * blk_mq_init_queue - a request_queue whose requests come from set.
+ * The elevator is the boot one (elevator=) on a single hardware queue and
+ * none on several, or with BLK_MQ_F_NO_SCHED; `elevator` changes it.
+ * Return: the queue, or ERR_PTR(-ENOMEM / what a driver hook returned).
+ */
+struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set, const char *name)
+{
+	struct request_queue *q = blk_alloc_queue(name);
+	unsigned long flags;
+	int err = -ENOMEM;
+
+	if (!q)
+		return ERR_PTR(-ENOMEM);
+	q->q_mq_ops = set->ops;
+	q->q_tag_set = set;
+	INIT_LIST_HEAD(&q->q_tag_set_link);
+	q->q_make_request_fn = blk_mq_make_request;
+	q->q_nr_requests = set->queue_depth - set->reserved_tags;
+	if (set->timeout_ms)
+		q->q_rq_timeout_ms = set->timeout_ms;
+	timer_setup(&q->q_timeout_timer, blk_mq_timeout_timer);
+	work_init(&q->q_mq_timeout_work, blk_mq_timeout_work);
+	err = blk_mq_init_hctxs(q, set);
+	if (!err)
+		err = blk_mq_init_flush_rq(q, set);
+	if (!err && !(set->flags & BLK_MQ_F_NO_SCHED) && set->nr_hw_queues == 1)
+		err = elevator_init(q, NULL);
+	if (err)
+		goto cleanup;
+	spin_lock_irqsave(&set->tag_list_lock, flags);
+	list_add_tail(&q->q_tag_set_link, &set->tag_list);
+	spin_unlock_irqrestore(&set->tag_list_lock, flags);
+	return q;
+
+cleanup:
+	blk_cleanup_queue(q);
+	return ERR_PTR(err);
+}
+
+/* Free what blk_mq_init_queue() built; q is drained (blk_cleanup_queue). */
+void blk_mq_exit_queue(struct request_queue *q)
+{
+	struct blk_mq_tag_set *set = q->q_tag_set;
+	unsigned long flags;
+	u32 i;
+
+	if (!in_interrupt())
+		run_deferred_work();	/* a queued run of one of our hctxs */
+	KASSERT(!q->q_mq_timeout_work.w_queued);
+	spin_lock_irqsave(&set->tag_list_lock, flags);
+	list_del_init(&q->q_tag_set_link);
+	spin_unlock_irqrestore(&set->tag_list_lock, flags);
+	for (i = 0; q->q_hctx && i < q->q_nr_hw_queues; i++) {
+		KASSERT(!q->q_hctx[i]->run_work.w_queued && list_empty(&q->q_hctx[i]->dispatch));
+		kfree(q->q_hctx[i]);
+	}
+	kfree(q->q_hctx);
+	kfree(q->q_ctx);
+	if (q->q_flush.fq_rq != &q->q_flush.fq_flush_rq)
+		kfree(q->q_flush.fq_rq);
+	q->q_hctx = NULL;
+	q->q_ctx = NULL;
+}
+
+struct request *blk_mq_tag_to_rq(struct blk_mq_tag_set *set, u32 hctx_idx, u32 tag)
+{
+	struct blk_mq_tags *tags;
+
+	if (hctx_idx >= set->nr_hw_queues)
+		return NULL;
+	tags = set->tags[hctx_idx];
+	return tag < tags->nr_tags ? tags->rqs[tag] : NULL;
+}
+
+/*
+ * Queue lock held: a request of this CPU's hardware queue, or
+ * ERR_PTR(-EAGAIN) (interrupt context and no tag: park the bio),
+ * ERR_PTR(-EIO) (no tag came back in BLK_MQ_TAG_WAIT_MS; reported).
+ * *flags is the caller's saved interrupt state, restored while waiting.
+ */
+static struct request *blk_mq_get_request(struct request_queue *q, bool reserved,
+					  unsigned long *flags)
+{
+	struct blk_mq_ctx *ctx = blk_mq_this_ctx(q);
+	struct blk_mq_hw_ctx *hctx = ctx->hctx;
+	struct request *rq;
+	u64 deadline = 0;
+	int tag;
+
+	while ((tag = blk_mq_get_tag(hctx->tags, reserved)) == BLK_MQ_NO_TAG) {
+		if (in_interrupt())
+			return ERR_PTR(-EAGAIN);
+		if (!deadline) {
+			deadline = ktime_ms() + BLK_MQ_TAG_WAIT_MS;
+		} else if (ktime_ms() >= deadline) {
+			blk_rq_fail(q, -EIO);
+			return ERR_PTR(-EIO);
+		}
+		q->q_rq_waiters++;
+		__blk_unplug(q);
+		blk_queue_unlock(q, *flags);
+		blk_poll(q);
+		cpu_idle_once();
+		spin_lock_irqsave(q->q_lock, *flags);
+		q->q_rq_waiters--;
+	}
+	rq = hctx->tags->static_rqs[tag];
+	blk_rq_init(q, rq);
+	rq->rq_tag = tag;
+	rq->rq_mq_hctx = hctx;
+	rq->rq_mq_ctx = ctx;
+	hctx->tags->rqs[tag] = rq;
+	q->q_rq_in_use++;
+	q->q_stats.st_tagged++;
+	__blk_trace(q, BLK_TA_TAG, 0, 0, 0, tag);
+	blk_stat_rq_start(q, rq);
+	return rq;
+}
+
+/* Queue lock held: rq is done with; its tag goes back (from __blk_put_request). */
+void blk_mq_put_request(struct request_queue *q, struct request *rq)
+{
+	struct blk_mq_hw_ctx *hctx = rq->rq_mq_hctx;
+	u32 tag = (u32)rq->rq_tag;
+
+	KASSERT(hctx && tag < hctx->tags->nr_tags && hctx->tags->rqs[tag] == rq);
+	rq->rq_state = 0;
+	hctx->tags->rqs[tag] = NULL;
+	blk_mq_put_tag(hctx->tags, tag);
+	q->q_rq_in_use--;
+	__atomic_add_fetch(&hctx->nr_completed, 1, __ATOMIC_RELEASE);
+	if ((__atomic_load_n(&hctx->state, __ATOMIC_ACQUIRE) & BLK_MQ_S_RESTART) ||
+	    q->q_rq_waiters || q->q_mq_wait_head)
+		q->q_rerun = true;
+}
+
+/* Queue lock held: keep bio until a tag comes back (interrupt context). */
+static void blk_mq_park_bio(struct request_queue *q, struct bio *bio)
+{
+	bio->bi_next = NULL;
+	if (q->q_mq_wait_tail)
+		q->q_mq_wait_tail->bi_next = bio;
+	else
+		q->q_mq_wait_head = bio;
+	q->q_mq_wait_tail = bio;
+}
+
+/**
+ * blk_mq_resubmit_parked - submit again the bios parked for want of a
+ * tag.  From deferred work (blk-mq-dispatch.c), so it may wait.
+ */
+void blk_mq_resubmit_parked(struct request_queue *q)
+{
+	struct bio *bio;
+	unsigned long flags;
+
+	for (;;) {
+		spin_lock_irqsave(q->q_lock, flags);
+		bio = q->q_mq_wait_head;
+		if (bio) {
+			q->q_mq_wait_head = bio->bi_next;
+			if (!q->q_mq_wait_head)
+				q->q_mq_wait_tail = NULL;
+			bio->bi_next = NULL;
+		}
+		spin_unlock_irqrestore(q->q_lock, flags);
+		if (!bio)
+			return;
+		blk_mq_make_request(q, bio);
+	}
+}
+
+/**
+ * blk_mq_make_request - the make_request function of multi-queue queues:
+ * bio is within the queue's limits and bounced already.  Merges it, or
+ * builds a request on a tag and stages it; then runs the hardware queue
+ * unless the queue is plugged.
+ */
+void blk_mq_make_request(struct request_queue *q, struct bio *bio)
+{
+	struct blk_mq_ctx *ctx;
+	struct request *rq;
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	ctx = blk_mq_this_ctx(q);
+	if (!(bio->bi_rw & REQ_FLUSH_DATA) && blk_mq_sched_bio_merge(q, ctx, bio))
+		goto out;
+	if (q->q_mq_wait_head && in_interrupt()) {	/* keep the parked ones' order */
+		blk_mq_park_bio(q, bio);
+		goto out;
+	}
+	rq = blk_mq_get_request(q, false, &flags);
+	if (IS_ERR(rq)) {
+		if (PTR_ERR(rq) == -EAGAIN) {
+			blk_mq_park_bio(q, bio);
+			goto out;
+		}
+		blk_queue_unlock(q, flags);
+		bio_endio(bio, (int)PTR_ERR(rq));	/* reported by blk_mq_get_request */
+		return;
+	}
+	blk_rq_bio_prep(q, rq, bio);
+	if (rq->rq_cmd_flags & REQ_FLUSH_DATA) {
+		blk_insert_flush(rq);
+		__blk_unplug(q);
+		goto unlock;
+	}
+	if (!blk_mq_sched_queued(q))
+		blk_plug_device(q);
+	blk_mq_sched_insert(q, rq->rq_mq_ctx, rq);
+out:
+	if (blk_mq_sched_queued(q) >= q->q_unplug_thresh || !(q->q_flags & QUEUE_FLAG_PLUGGED))
+		__blk_unplug(q);
+unlock:
+	blk_queue_unlock(q, flags);
+}
+
+/**
+ * blk_mq_start_request - the driver has rq: its timeout starts.
+ * Call from queue_rq() before the device can complete it.
+ */
+void blk_mq_start_request(struct request *rq)
+{
+	struct request_queue *q = rq->rq_q;
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	KASSERT(!(rq->rq_state & RQF_STARTED));
+	rq->rq_state |= RQF_STARTED;
+	q->q_in_driver++;
+	blk_add_timer(rq);
+	__blk_trace(q, BLK_TA_ISSUE, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, rq->rq_tag);
+	spin_unlock_irqrestore(q->q_lock, flags);
+}
+
+/**
+ * blk_mq_end_request - the device is done with rq: end its bios with
+ * error (0 or a negative errno) -- or, inside a flush sequence, take it
+ * to its next step -- and give its tag back.  Any context.
+ */
+void blk_mq_end_request(struct request *rq, int error)
+{
+	struct request_queue *q = rq->rq_q;
+	unsigned long flags;
+	bool pending;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	rq->rq_state &= ~RQF_TIMING_OUT;
+	pending = __blk_end_request(rq, error, rq->rq_data_len);
+	KASSERT(!pending);
+	blk_queue_unlock(q, flags);
+}
+
+/**
+ * blk_mq_requeue_request - put a started request back at the head of its
+ * hardware queue's dispatch list (the device lost it: a reset).  It keeps
+ * its tag.  kick: run the hardware queue now (from deferred work).
+ */
+void blk_mq_requeue_request(struct request *rq, bool kick)
+{
+	struct request_queue *q = rq->rq_q;
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	rq->rq_state &= ~RQF_TIMING_OUT;
+	blk_rq_leave_driver(q, rq);
+	blk_mq_add_dispatch(rq, true);
+	q->q_stats.st_requeues++;
+	__blk_trace(q, BLK_TA_REQUEUE, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, 0);
+	spin_unlock_irqrestore(q->q_lock, flags);
+	if (kick)
+		blk_mq_run_hw_queue(rq->rq_mq_hctx, true);
+}
+
+/* The flush command takes owner's tag while owner waits for it (owner is not on the device). */
+void blk_mq_flush_borrow_tag(struct request *f, struct request *owner)
+{
+	f->rq_tag = owner->rq_tag;
+	f->rq_mq_hctx = owner->rq_mq_hctx;
+	f->rq_mq_ctx = owner->rq_mq_ctx;
+	f->rq_mq_hctx->tags->rqs[f->rq_tag] = f;
+}
+
+/* The flush ended: its tag names its owner again. */
+void blk_mq_flush_return_tag(struct request *f)
+{
+	struct blk_mq_tags *tags = f->rq_mq_hctx->tags;
+
+	tags->rqs[f->rq_tag] = tags->static_rqs[f->rq_tag];
+}
