@@ -15,7 +15,7 @@
 
 #define STRESS_MAX_SECT		256u	/* sectors per I/O */
 #define STRESS_DEF_MAX		128u
-#define STRESS_MAX_QD		32u
+#define STRESS_MAX_QD		64u	/* NVMe and virtio queues are deep */
 #define STRESS_DEF_QD		16u
 #define STRESS_DEF_IOS		1000u
 #define STRESS_DEF_SPAN		(16ULL << 20)	/* bytes */
@@ -23,7 +23,7 @@
 #define STRESS_PAGES		(STRESS_MAX_SECT * SECTOR_SIZE / PAGE_SIZE + 1)
 #define STRESS_STALL_MS		120000u	/* no completion for this long: give up */
 #define STRESS_HIGH_ORDER	10	/* 4 MiB blocks of RAM above 4 GiB */
-#define STRESS_HIGH_BLOCKS	2	/* room for STRESS_MAX_QD slots of STRESS_PAGES */
+#define STRESS_HIGH_BLOCKS	3	/* room for STRESS_MAX_QD slots of STRESS_PAGES */
 #define STRESS_CMD_LEN		64
 
 enum stress_op { STRESS_IDLE, STRESS_READ, STRESS_WRITE, STRESS_FLUSH };
