@@ -70,3 +70,17 @@ for mode in intx poll; do
 	expect_out "nvme/$mode/stress" '^STRESS nvme0n1 .*result=PASS$'
 	stamp_check "nvme/$mode/host-verify" "$img" 25 4 8
 done
+
+# Highmem: with 8 GiB of RAM stress's buffers are pages above 4 GiB; the
+# controller reaches them straight from the PRPs (zero bounces).
+img=$imgdir/high.raw
+truncate -s 32M "$img"
+boot nvme-highmem --machine q35 --mem 8G --timeout 180 --disk "$img,bus=nvme" \
+	--cmdline 'writable=all run="stress nvme0n1 span=16 seed=27 qd=64 high=1"'
+expect_rc "nvme/highmem/run" 0
+expect_out "nvme/highmem/stress" '^STRESS nvme0n1 .*result=PASS$'
+hp=$(grep -o 'STRESS .*\babove4g=[0-9]*' "$out" | tail -1 | sed 's/.*above4g=//')
+if [ "${hp:-0}" -gt 0 ]; then ok "nvme/highmem/$hp-pages-above-4g"; else notok "nvme/highmem/pages-above-4g" "above4g=$hp"; fi
+b=$(grep -o 'STRESS .*\bbounces=[0-9]*' "$out" | tail -1 | sed 's/.*bounces=//')
+if [ "$b" = 0 ]; then ok "nvme/highmem/zero-bounces"; else notok "nvme/highmem/zero-bounces" "bounces=$b"; fi
+stamp_check "nvme/highmem/host-verify" "$img" 27 0 16
