@@ -4,9 +4,9 @@
 # one line with its command, LBA and the decoded status; everything else
 # completes and verifies (in the guest and from the host).  A namespace
 # that stops answering (null-co with 1.5 s latency, nvme.timeout_ms=500):
-# the late command is aborted (QEMU declines), the controller reset, the
-# command requeued and completed: the read returns its data, the
-# controller is live again, and a second controller keeps working.
+# each late command is aborted (QEMU declines), the controller reset and
+# the command requeued, at most three times, then it fails with -EIO; the
+# controller is live after each reset and a second one keeps working.
 . "$(dirname "$0")/nvme-lib.bash"
 
 # errcfg FILE EVENT SECTOR...: a blkdebug config failing EVENT at each sector, always.
@@ -85,10 +85,14 @@ boot nvme-timeout --machine q35 --timeout 240 --disk "$img,bus=nvme" \
 	--cmdline 'writable=all nvme.timeout_ms=500 run="hexdump nvme1n1 0 16; stress nvme0n1 span=8 seed=8 qd=64; diskinfo nvme1n1"' -- \
 	-blockdev driver=null-co,node-name=slow,size=67108864,latency-ns=1500000000,read-zeroes=on \
 	-device nvme,drive=slow,serial=slow
-expect_rc "nvme-faults/timeout/run" 0
+expect_rc "nvme-faults/timeout/hexdump-fails" 1
 expect_out "nvme-faults/timeout/aborted" 'nvme1n1: READ lba [0-9]+ timed out: abort (declined|accepted|failed)'
 expect_out "nvme-faults/timeout/reset" '\] nvme1: reset done'
-expect_out "nvme-faults/timeout/read-recovered" '^00000000  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00 '
+expect_out "nvme-faults/timeout/hexdump-eio" '^hexdump: nvme1n1: I/O error'
+# The hexdump's read: its first try and three retries, each timed out and reset.
+n=$(sed -n '/^run: /,$p' "$out" | grep -c 'nvme1n1: READ lba 0 timed out')
+if [ "$n" = 4 ]; then ok "nvme-faults/timeout/bounded-retries"; else
+	notok "nvme-faults/timeout/bounded-retries" "$n timeouts after run:, wanted 4"; fi
 expect_out "nvme-faults/timeout/counted" '^ *resets [1-9][0-9]* aborts [1-9][0-9]*$'
 expect_out "nvme-faults/timeout/other-works" '^STRESS nvme0n1 .*result=PASS$'
 expect_out "nvme-faults/timeout/still-live" '^ *state live$'
