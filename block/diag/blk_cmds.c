@@ -10,6 +10,7 @@
  * Output formats are stable (tests read them); see blk_stat_format() for
  * the iostat columns.
  */
+#include "block/blk-mq.h"
 #include "block/blkdev.h"
 #include "block/blk-trace.h"
 #include "block/elevator.h"
@@ -231,7 +232,7 @@ static int cmd_elevator(int argc, char **argv)
 	q = find_or_complain("elevator", argv[1]);
 	if (!q)
 		return -ECANCELED;
-	if (!q->q_elevator) {
+	if (!q->q_elevator && !queue_is_mq(q)) {
 		kprintf("elevator: %s takes bios directly (no scheduler)\n", argv[1]);
 		return -ECANCELED;
 	}
@@ -252,12 +253,16 @@ static int cmd_elevator(int argc, char **argv)
 			return err;
 	}
 	kprintf("%s:", argv[1]);
+	if (queue_is_mq(q))	/* blk-mq: "none" is its software queues alone */
+		kprintf(q->q_elevator ? " none" : " [none]");
 	for (i = 0; (t = elv_type_at(i)); i++)
-		if (t == q->q_elevator->e_type)
+		if (q->q_elevator && t == q->q_elevator->e_type)
 			kprintf(" [%s]", t->et_name);
 		else
 			kprintf(" %s", t->et_name);
 	kprintf("\n");
+	if (!q->q_elevator)
+		return 0;
 	t = q->q_elevator->e_type;
 	for (i = 0; i < (int)t->et_nr_tunables; i++)
 		if (!elv_tunable_get(q, t->et_tunables[i].tn_name, &v))

@@ -177,6 +177,7 @@ static bool stress_overlaps(const struct stress_dev *d, u32 qd, sector_t lba, u3
 /* Choose a random I/O for io.  False when the phase is over or no place is free now. */
 static bool stress_pick_random(struct stress *st, struct stress_dev *d, struct stress_io *io)
 {
+	u32 lbs = d->d_q->q_limits.lim_logical_block_size >> SECTOR_SHIFT;
 	u32 nr, tries = 0, i;
 	sector_t lba;
 
@@ -188,9 +189,10 @@ static bool stress_pick_random(struct stress *st, struct stress_dev *d, struct s
 		io->io_nr = 0;
 		return true;
 	}
-	nr = 1 + stress_rand(d, min(st->s_max, d->d_sectors));
+	/* Whole logical blocks: a 4096-byte-block disk refuses anything less. */
+	nr = (1 + stress_rand(d, max(min(st->s_max, d->d_sectors) / lbs, 1u))) * lbs;
 	do {
-		lba = d->d_off + stress_rand(d, d->d_sectors - nr + 1);
+		lba = d->d_off + stress_rand(d, (d->d_sectors - nr) / lbs + 1) * lbs;
 	} while (stress_overlaps(d, st->s_qd, lba, nr) && ++tries < STRESS_PLACE_TRIES);
 	if (tries == STRESS_PLACE_TRIES)
 		return false;	/* a small range is full: wait for completions */

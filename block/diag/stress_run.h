@@ -15,7 +15,7 @@
 
 #define STRESS_MAX_SECT		256u	/* sectors per I/O */
 #define STRESS_DEF_MAX		128u
-#define STRESS_MAX_QD		64u
+#define STRESS_MAX_QD		64u	/* NVMe and virtio queues are deep */
 #define STRESS_DEF_QD		16u
 #define STRESS_DEF_IOS		1000u
 #define STRESS_DEF_SPAN		(16ULL << 20)	/* bytes */
