@@ -70,7 +70,8 @@ struct blk_mq_ops {
 	int (*init_hctx)(struct blk_mq_hw_ctx *hctx, void *set_data, u32 idx);
 	/* Set up the driver data of a request once, when the set is allocated (optional). */
 	int (*init_request)(struct blk_mq_tag_set *set, struct request *rq, u32 hctx_idx);
-	/* A started request passed its deadline (queue-lock-free; see blkdev.h). */
+	/* A started request passed its deadline (queue-lock-free; see blkdev.h).
+	 * From deferred work.  Optional: without it the clock just restarts. */
 	enum blk_eh_timer_return (*timeout)(struct request *rq);
 	/* Reap completions of hctx without an interrupt; the number ended (optional). */
 	int (*poll)(struct blk_mq_hw_ctx *hctx);
@@ -157,6 +158,9 @@ void blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx, bool async);
 int blk_poll(struct request_queue *q);
 /* Does a waiter on q have to poll (blk_poll) to see its I/O end? */
 bool blk_queue_polled(const struct request_queue *q);
+
+/* Tags of q's hardware queues in use now (shared sets: every queue's). */
+u32 blk_mq_tags_in_use(const struct request_queue *q);
 
 static inline bool queue_is_mq(const struct request_queue *q) { return q->q_mq_ops != NULL; }
 

@@ -12,6 +12,7 @@
  */
 #include "block/blkdev.h"
 #include "block/blk-trace.h"
+#include "block/blk-mq.h"
 #include "block/elevator.h"
 #include "kernel/console.h"
 #include "kernel/errno.h"
@@ -231,7 +232,7 @@ static int cmd_elevator(int argc, char **argv)
 	q = find_or_complain("elevator", argv[1]);
 	if (!q)
 		return -ECANCELED;
-	if (!q->q_elevator) {
+	if (!q->q_elevator && !queue_is_mq(q)) {
 		kprintf("elevator: %s takes bios directly (no scheduler)\n", argv[1]);
 		return -ECANCELED;
 	}
@@ -240,8 +241,10 @@ static int cmd_elevator(int argc, char **argv)
 
 		if (!eq) {
 			err = elevator_switch(q, argv[i]);
+			if (err == -EINVAL)
+				kprintf("elevator: %s: no scheduler named %s\n", argv[1], argv[i]);
 			if (err)
-				return err;
+				return err == -EINVAL ? -ECANCELED : err;
 			continue;
 		}
 		*eq = 0;
@@ -253,11 +256,15 @@ static int cmd_elevator(int argc, char **argv)
 	}
 	kprintf("%s:", argv[1]);
 	for (i = 0; (t = elv_type_at(i)); i++)
-		if (t == q->q_elevator->e_type)
+		if (q->q_elevator && t == q->q_elevator->e_type)
 			kprintf(" [%s]", t->et_name);
 		else
 			kprintf(" %s", t->et_name);
+	if (queue_is_mq(q))	/* software queues only: mq queues can go without */
+		kprintf(q->q_elevator ? " %s" : " [%s]", ELV_NONE_NAME);
 	kprintf("\n");
+	if (!q->q_elevator)
+		return 0;
 	t = q->q_elevator->e_type;
 	for (i = 0; i < (int)t->et_nr_tunables; i++)
 		if (!elv_tunable_get(q, t->et_tunables[i].tn_name, &v))
