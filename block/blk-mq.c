@@ -300,6 +300,31 @@ static struct request *blk_mq_get_request(struct request_queue *q, bool reserved
 	return rq;
 }
 
+struct request *blk_mq_alloc_request(struct request_queue *q, u32 rw, bool reserved)
+{
+	struct request *rq;
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	rq = blk_mq_get_request(q, reserved, &flags);
+	if (!IS_ERR(rq))
+		rq->rq_cmd_flags = rw;
+	blk_queue_unlock(q, flags);
+	return rq;
+}
+
+void blk_mq_free_request(struct request *rq)
+{
+	struct request_queue *q = rq->rq_q;
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	blk_rq_leave_driver(q, rq);
+	blk_stat_rq_done(q, rq);
+	__blk_put_request(q, rq);
+	blk_queue_unlock(q, flags);
+}
+
 /* Queue lock held: rq is done with; its tag goes back (from __blk_put_request). */
 void blk_mq_put_request(struct request_queue *q, struct request *rq)
 {

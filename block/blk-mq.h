@@ -128,6 +128,17 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set, const char *
 
 /* The request holding tag in hardware queue hctx_idx, or NULL if it is free. */
 struct request *blk_mq_tag_to_rq(struct blk_mq_tag_set *set, u32 hctx_idx, u32 tag);
+/**
+ * blk_mq_alloc_request - a request with no bio, for a command of the
+ * driver's own (its tag is the command identifier): from the reserved
+ * tags if reserved, else from the normal ones of this CPU's hardware
+ * queue.  The driver issues it itself and gives it back with
+ * blk_mq_free_request().  Waits for a tag, bounded, outside interrupts.
+ * Return: the request, or ERR_PTR(-EAGAIN) (interrupt context, no free
+ * tag), ERR_PTR(-EIO) (none came back in time).
+ */
+struct request *blk_mq_alloc_request(struct request_queue *q, u32 rw, bool reserved);
+void blk_mq_free_request(struct request *rq);
 /* Mark rq as on the device: starts its timeout.  Call from queue_rq(). */
 void blk_mq_start_request(struct request *rq);
 /* End every bio of rq with error (0 or negative), free its tag.  Any context. */

@@ -517,7 +517,38 @@ static void test_tag_set_checks(void)
 	blk_mq_free_tag_set(&set);
 }
 
+/* Driver commands on reserved tags: never a normal tag, and back again. */
+static void test_reserved_requests(void)
+{
+	struct request *rq[3];
+
+	KASSERT(bio_init_pools() == 0);
+	fd = calloc(1, sizeof(*fd));
+	fd->set.ops = &fd_ops;
+	fd->set.nr_hw_queues = 1;
+	fd->set.queue_depth = 4;
+	fd->set.reserved_tags = 2;
+	KASSERT(blk_mq_alloc_tag_set(&fd->set) == 0);
+	fd->q = blk_mq_init_queue(&fd->set, "fd");
+	rq[0] = blk_mq_alloc_request(fd->q, 0, true);
+	rq[1] = blk_mq_alloc_request(fd->q, 0, true);
+	CHECK(!IS_ERR(rq[0]) && !IS_ERR(rq[1]) && rq[0]->rq_tag < 2 && rq[1]->rq_tag < 2);
+	host_in_interrupt = true;	/* no waiting: the reserved ones are gone */
+	CHECK(PTR_ERR(blk_mq_alloc_request(fd->q, 0, true)) == -EAGAIN);
+	host_in_interrupt = false;
+	rq[2] = blk_mq_alloc_request(fd->q, REQ_WRITE, false);
+	CHECK(!IS_ERR(rq[2]) && rq[2]->rq_tag >= 2);
+	CHECK(blk_mq_tag_to_rq(&fd->set, 0, (u32)rq[0]->rq_tag) == rq[0]);
+	CHECK_EQ(blk_mq_tags_in_use(fd->q), 3);
+	blk_mq_free_request(rq[0]);
+	blk_mq_free_request(rq[1]);
+	blk_mq_free_request(rq[2]);
+	CHECK_EQ(blk_mq_tags_in_use(fd->q), 0);
+	fd_destroy();
+}
+
 static const struct unit_case cases[] = {
+	{ "mq/reserved_requests", test_reserved_requests },
 	{ "mq/tag_set_checks", test_tag_set_checks },
 	{ "mq/busy_restart", test_busy_restart },
 	{ "mq/stress_none_1hw", test_stress_none_1 },
