@@ -30,6 +30,10 @@
  *
  * Completion may be called from interrupt context, from ops->poll(), or
  * from the driver's error handler; each request is ended exactly once.
+ * Outside interrupt context blk_mq_end_request() may run the hardware
+ * queue -- call queue_rq() -- before it returns (inside queue_rq() the
+ * run is folded into the one in progress): do not hold a lock there that
+ * queue_rq() takes.
  *
  * Lock legend: [I] immutable after set-up, [h] hctx->lock,
  * [c] ctx->lock, [t] the tag bitmap's own atomic operations, [d] driver.
