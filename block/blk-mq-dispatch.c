@@ -17,7 +17,10 @@
  *
  * Timeouts: the queue's timer only schedules deferred work, which takes
  * the requests past their deadline off the timeout list under the queue
- * lock and hands each to ops->timeout with no lock held.
+ * lock and hands each to ops->timeout with no lock held (no hook: the
+ * clock restarts, since the driver still holds the request).  Polled
+ * queues get a poll every tick the same way, while the device holds
+ * requests.
  */
 #include "block/blk.h"
 #include "block/blk-mq-priv.h"
@@ -253,6 +256,25 @@ int blk_poll(struct request_queue *q)
 	return n;
 }
 
+/* The poll tick of a polled queue (interrupt context): poll from deferred work. */
+void blk_mq_poll_timer(struct timer_list *t)
+{
+	schedule_work(&container_of(t, struct request_queue, q_mq_poll_timer)->q_mq_poll_work);
+}
+
+/* Reap what the device finished; tick again while it holds requests. */
+void blk_mq_poll_work(struct work *w)
+{
+	struct request_queue *q = container_of(w, struct request_queue, q_mq_poll_work);
+	unsigned long flags;
+
+	blk_poll(q);
+	spin_lock_irqsave(q->q_lock, flags);
+	if (q->q_in_driver && !timer_pending(&q->q_mq_poll_timer))
+		mod_timer(&q->q_mq_poll_timer, get_jiffies_64() + 1);
+	spin_unlock_irqrestore(q->q_lock, flags);
+}
+
 /* The timeout timer fired (interrupt context): the work does the rest. */
 void blk_mq_timeout_timer(struct timer_list *t)
 {
@@ -297,7 +319,8 @@ static void blk_mq_rq_timed_out(struct request_queue *q, struct request *rq)
 		return;
 	}
 	spin_unlock_irqrestore(q->q_lock, flags);
-	ret = q->q_mq_ops->timeout ? q->q_mq_ops->timeout(rq) : BLK_EH_FAIL;
+	/* Without a hook the driver still holds rq: failing it would end it twice. */
+	ret = q->q_mq_ops->timeout ? q->q_mq_ops->timeout(rq) : BLK_EH_RESET_TIMER;
 	switch (ret) {
 	case BLK_EH_RETRY:
 		if (++rq->rq_retries <= q->q_max_retries) {

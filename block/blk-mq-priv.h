@@ -64,6 +64,8 @@ void blk_mq_add_dispatch(struct request *rq, bool at_head);
 void blk_mq_timeout_timer(struct timer_list *t);
 void blk_mq_timeout_work(struct work *w);
 void blk_mq_run_work_fn(struct work *w);
+void blk_mq_poll_timer(struct timer_list *t);
+void blk_mq_poll_work(struct work *w);
 
 /* blk-mq-sched.c: queue lock held for the first three. */
 bool blk_mq_sched_bio_merge(struct request_queue *q, struct blk_mq_ctx *ctx, struct bio *bio);

@@ -200,6 +200,8 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set, const char *
 		q->q_rq_timeout_ms = set->timeout_ms;
 	timer_setup(&q->q_timeout_timer, blk_mq_timeout_timer);
 	work_init(&q->q_mq_timeout_work, blk_mq_timeout_work);
+	timer_setup(&q->q_mq_poll_timer, blk_mq_poll_timer);
+	work_init(&q->q_mq_poll_work, blk_mq_poll_work);
 	err = blk_mq_init_hctxs(q, set);
 	if (!err)
 		err = blk_mq_init_flush_rq(q, set);
@@ -224,9 +226,10 @@ void blk_mq_exit_queue(struct request_queue *q)
 	unsigned long flags;
 	u32 i;
 
+	del_timer(&q->q_mq_poll_timer);
 	if (!in_interrupt())
 		run_deferred_work();	/* a queued run of one of our hctxs */
-	KASSERT(!q->q_mq_timeout_work.w_queued);
+	KASSERT(!q->q_mq_timeout_work.w_queued && !q->q_mq_poll_work.w_queued);
 	spin_lock_irqsave(&set->tag_list_lock, flags);
 	list_del_init(&q->q_tag_set_link);
 	spin_unlock_irqrestore(&set->tag_list_lock, flags);
@@ -295,6 +298,31 @@ static struct request *blk_mq_get_request(struct request_queue *q, bool reserved
 	__blk_trace(q, BLK_TA_TAG, 0, 0, 0, tag);
 	blk_stat_rq_start(q, rq);
 	return rq;
+}
+
+struct request *blk_mq_alloc_request(struct request_queue *q, u32 rw, bool reserved)
+{
+	struct request *rq;
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	rq = blk_mq_get_request(q, reserved, &flags);
+	if (!IS_ERR(rq))
+		rq->rq_cmd_flags = rw;
+	blk_queue_unlock(q, flags);
+	return rq;
+}
+
+void blk_mq_free_request(struct request *rq)
+{
+	struct request_queue *q = rq->rq_q;
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	blk_rq_leave_driver(q, rq);
+	blk_stat_rq_done(q, rq);
+	__blk_put_request(q, rq);
+	blk_queue_unlock(q, flags);
 }
 
 /* Queue lock held: rq is done with; its tag goes back (from __blk_put_request). */
@@ -398,7 +426,9 @@ unlock:
 
 /**
  * blk_mq_start_request - the driver has rq: its timeout starts.
- * Call from queue_rq() before the device can complete it.
+ * Call from queue_rq() before the device can complete it.  On a polled
+ * queue it also starts the poll tick: waiters that do not poll themselves
+ * (the buffer cache, filesystems) still see their I/O end, a tick later.
  */
 void blk_mq_start_request(struct request *rq)
 {
@@ -411,6 +441,8 @@ void blk_mq_start_request(struct request *rq)
 	q->q_in_driver++;
 	blk_add_timer(rq);
 	__blk_trace(q, BLK_TA_ISSUE, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, rq->rq_tag);
+	if (blk_queue_polled(q) && !timer_pending(&q->q_mq_poll_timer))
+		mod_timer(&q->q_mq_poll_timer, get_jiffies_64() + 1);
 	spin_unlock_irqrestore(q->q_lock, flags);
 }
 
@@ -468,4 +500,13 @@ void blk_mq_flush_return_tag(struct request *f)
 	struct blk_mq_tags *tags = f->rq_mq_hctx->tags;
 
 	tags->rqs[f->rq_tag] = tags->static_rqs[f->rq_tag];
+}
+
+u32 blk_mq_tags_in_use(const struct request_queue *q)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < q->q_nr_hw_queues; i++)
+		n += __atomic_load_n(&q->q_hctx[i]->tags->busy, __ATOMIC_RELAXED);
+	return n;
 }

@@ -30,6 +30,10 @@
  *
  * Completion may be called from interrupt context, from ops->poll(), or
  * from the driver's error handler; each request is ended exactly once.
+ * Outside interrupt context blk_mq_end_request() may run the hardware
+ * queue -- call queue_rq() -- before it returns (inside queue_rq() the
+ * run is folded into the one in progress): do not hold a lock there that
+ * queue_rq() takes.
  *
  * Lock legend: [I] immutable after set-up, [h] hctx->lock,
  * [c] ctx->lock, [t] the tag bitmap's own atomic operations, [d] driver.
@@ -70,7 +74,8 @@ struct blk_mq_ops {
 	int (*init_hctx)(struct blk_mq_hw_ctx *hctx, void *set_data, u32 idx);
 	/* Set up the driver data of a request once, when the set is allocated (optional). */
 	int (*init_request)(struct blk_mq_tag_set *set, struct request *rq, u32 hctx_idx);
-	/* A started request passed its deadline (queue-lock-free; see blkdev.h). */
+	/* A started request passed its deadline (queue-lock-free; see blkdev.h).
+	 * From deferred work.  Optional: without it the clock just restarts. */
 	enum blk_eh_timer_return (*timeout)(struct request *rq);
 	/* Reap completions of hctx without an interrupt; the number ended (optional). */
 	int (*poll)(struct blk_mq_hw_ctx *hctx);
@@ -127,6 +132,17 @@ struct request_queue *blk_mq_init_queue(struct blk_mq_tag_set *set, const char *
 
 /* The request holding tag in hardware queue hctx_idx, or NULL if it is free. */
 struct request *blk_mq_tag_to_rq(struct blk_mq_tag_set *set, u32 hctx_idx, u32 tag);
+/**
+ * blk_mq_alloc_request - a request with no bio, for a command of the
+ * driver's own (its tag is the command identifier): from the reserved
+ * tags if reserved, else from the normal ones of this CPU's hardware
+ * queue.  The driver issues it itself and gives it back with
+ * blk_mq_free_request().  Waits for a tag, bounded, outside interrupts.
+ * Return: the request, or ERR_PTR(-EAGAIN) (interrupt context, no free
+ * tag), ERR_PTR(-EIO) (none came back in time).
+ */
+struct request *blk_mq_alloc_request(struct request_queue *q, u32 rw, bool reserved);
+void blk_mq_free_request(struct request *rq);
 /* Mark rq as on the device: starts its timeout.  Call from queue_rq(). */
 void blk_mq_start_request(struct request *rq);
 /* End every bio of rq with error (0 or negative), free its tag.  Any context. */
@@ -157,6 +173,9 @@ void blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx, bool async);
 int blk_poll(struct request_queue *q);
 /* Does a waiter on q have to poll (blk_poll) to see its I/O end? */
 bool blk_queue_polled(const struct request_queue *q);
+
+/* Tags of q's hardware queues in use now (shared sets: every queue's). */
+u32 blk_mq_tags_in_use(const struct request_queue *q);
 
 static inline bool queue_is_mq(const struct request_queue *q) { return q->q_mq_ops != NULL; }
 

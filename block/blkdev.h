@@ -262,6 +262,8 @@ struct request_queue {
 	struct list_head	q_tag_set_link;		/* [set lock] on the set's tag_list */
 	struct blk_mq_ctx	*q_ctx;			/* [I] the software queues, one per CPU */
 	struct work		q_mq_timeout_work;	/* [I] timeouts run here, not in the timer */
+	struct timer_list	q_mq_poll_timer;	/* [q] polled queues: a poll every tick */
+	struct work		q_mq_poll_work;		/* [I] ... run from deferred work */
 	struct bio		*q_mq_wait_head;	/* [q] bios from interrupt context */
 	struct bio		*q_mq_wait_tail;	/* [q] waiting for a free tag */
 	struct list_head	q_all;			/* [blk_queues_lock] blk_queue_list */

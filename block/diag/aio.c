@@ -6,7 +6,8 @@
  * from it.  bi_end_io only records the slot's error and marks it ended;
  * everything else -- the end time when latencies are kept, accounting,
  * checking data, submitting the next I/O -- runs in the command's loop,
- * which sleeps in cpu_idle_once() while nothing has ended.
+ * which sleeps in cpu_idle_once() while nothing has ended -- or, with a
+ * target on a polled queue (BLK_MQ_F_POLLED), polls it with blk_poll().
  *
  * Submitting does not unplug; whoever is about to wait (aio_wait,
  * aio_drain, each aio_run pass) unplugs the queues first, so a batch
@@ -19,8 +20,10 @@
 #include "block/diag/aio.h"
 #include "block/diag/bench.h"
 #include "block/bdev.h"
-#include "block/blkdev.h"
+#include "block/blk-mq.h"
 #include "kernel/completion.h"
+#include "kernel/cpu.h"
+#include "kernel/work.h"
 #include "kernel/errno.h"
 #include "kernel/progress.h"
 #include "kernel/time.h"
@@ -245,11 +248,36 @@ void aio_reap(struct aio_slot *s)
 		c->ac_lat[c->ac_lat_n++] = (u32)min(s->as_end_ns - s->as_start_ns, (u64)~0u);
 }
 
+/*
+ * Wait for some I/O to end: reap the targets that have no completion
+ * interrupt (blk_poll), spinning while they have nothing; else halt until
+ * an interrupt.
+ */
+static void aio_idle(struct aio_ctx *c)
+{
+	bool polled = false;
+	u32 i;
+
+	for (i = 0; i < c->ac_ntargets; i++) {
+		if (!blk_queue_polled(c->ac_targets[i].at_q))
+			continue;
+		polled = true;
+		if (blk_poll(c->ac_targets[i].at_q))
+			return;
+	}
+	if (!polled) {
+		cpu_idle_once();
+		return;
+	}
+	run_deferred_work();
+	cpu_relax();
+}
+
 int aio_wait(struct aio_slot *s)
 {
 	blk_unplug(s->as_ctx->ac_targets[s->as_target].at_q);
 	while (s->as_state == AIO_BUSY)
-		cpu_idle_once();
+		aio_idle(s->as_ctx);
 	aio_reap(s);
 	return s->as_err;
 }
@@ -276,7 +304,7 @@ int aio_drain(struct aio_ctx *c, u32 ms)
 		while (c->ac_slots[i].as_state == AIO_BUSY) {
 			if (ms && ktime_ms() > deadline)
 				return -ETIMEDOUT;
-			cpu_idle_once();
+			aio_idle(c);
 		}
 		aio_reap(&c->ac_slots[i]);
 	}
@@ -328,7 +356,7 @@ int aio_run(struct aio_ctx *c, const struct aio_ops *ops, void *arg)
 		}
 		if (c->ac_stall_ms && ktime_ms() - last > c->ac_stall_ms)
 			return -ETIMEDOUT;
-		cpu_idle_once();	/* nothing ended: wait for an interrupt */
+		aio_idle(c);		/* nothing ended: wait for an interrupt (or poll) */
 	}
 	return err ? err : c->ac_interrupted ? -EINTR : 0;
 }

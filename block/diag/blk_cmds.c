@@ -13,6 +13,7 @@
 #include "block/blk-mq.h"
 #include "block/blkdev.h"
 #include "block/blk-trace.h"
+#include "block/blk-mq.h"
 #include "block/elevator.h"
 #include "kernel/console.h"
 #include "kernel/errno.h"
@@ -241,8 +242,10 @@ static int cmd_elevator(int argc, char **argv)
 
 		if (!eq) {
 			err = elevator_switch(q, argv[i]);
+			if (err == -EINVAL)
+				kprintf("elevator: %s: no scheduler named %s\n", argv[1], argv[i]);
 			if (err)
-				return err;
+				return err == -EINVAL ? -ECANCELED : err;
 			continue;
 		}
 		*eq = 0;
@@ -260,6 +263,8 @@ static int cmd_elevator(int argc, char **argv)
 			kprintf(" [%s]", t->et_name);
 		else
 			kprintf(" %s", t->et_name);
+	if (queue_is_mq(q))	/* software queues only: mq queues can go without */
+		kprintf(q->q_elevator ? " %s" : " [%s]", ELV_NONE_NAME);
 	kprintf("\n");
 	if (!q->q_elevator)
 		return 0;

@@ -329,6 +329,37 @@ static int st_mem(void)
 }
 SELFTEST("block/stress/mem", st_mem);
 
+/* A memory-backed multi-queue null device on elevator elv (blk-mq end to end). */
+static int stress_nullb_mq(const char *elv, u32 hw, u32 irqmode, bool poll, u64 seed)
+{
+	const struct nullb_config cfg = {
+		.nc_bytes = ST_DISK_BYTES, .nc_irqmode = irqmode, .nc_completion_us = 50,
+		.nc_depth = 8, .nc_mq = true, .nc_hw_queues = hw, .nc_poll = poll,
+		.nc_memory_backed = true,
+	};
+	struct nullb *nb = nullb_create("st-nullb-mq", &cfg);
+	int err;
+
+	if (!nb)
+		return st_fail("cannot create a multi-queue null device");
+	err = elevator_switch(nb->nb_queue, elv);
+	if (err)
+		err = st_fail("elevator %s: %d", elv, err);
+	else
+		err = stress_run(nb->nb_queue, seed, NULL);
+	nullb_destroy(nb);
+	return err;
+}
+
+static int st_mq_none(void) { return stress_nullb_mq("none", 1, 0, false, 21); }
+static int st_mq_deadline_timer(void) { return stress_nullb_mq("deadline", 1, 1, false, 22); }
+static int st_mq_noop_4hw_soft(void) { return stress_nullb_mq("noop", 4, 2, false, 23); }
+static int st_mq_none_4hw_poll(void) { return stress_nullb_mq("none", 4, 0, true, 24); }
+SELFTEST("block/stress/mq_none", st_mq_none);
+SELFTEST("block/stress/mq_deadline_timer", st_mq_deadline_timer);
+SELFTEST("block/stress/mq_noop_4hw_soft", st_mq_noop_4hw_soft);
+SELFTEST("block/stress/mq_none_4hw_poll", st_mq_none_4hw_poll);
+
 /* Does this machine have RAM above 4 GiB (more frames than fit below)? */
 static bool st_ram_above_4g(void)
 {

@@ -20,7 +20,7 @@
  */
 #include "block/diag/stress_run.h"
 #include "block/bdev.h"
-#include "block/blkdev.h"
+#include "block/blk-mq.h"
 #include "kernel/completion.h"
 #include "kernel/console.h"
 #include "kernel/errno.h"
@@ -300,6 +300,8 @@ static int stress_submit(struct stress *st, struct stress_dev *d, struct aio_slo
 	st->s_submitted++;
 	if (d->d_q->q_tags && d->d_q->q_tags->bqt_busy > d->d_maxtags)
 		d->d_maxtags = d->d_q->q_tags->bqt_busy;
+	if (queue_is_mq(d->d_q) && blk_mq_tags_in_use(d->d_q) > d->d_maxtags)
+		d->d_maxtags = blk_mq_tags_in_use(d->d_q);
 	return 0;
 }
 

@@ -92,19 +92,22 @@ static void mem_zero(struct memdisk *md, u64 pos, u32 len)
 
 #define MEM_MAX_RANGE_SECTORS	8192u	/* 4 MiB per range bio: bounds md_lock's hold */
 
-static void mem_make_request(struct request_queue *q, struct bio *bio)
+/**
+ * memdisk_transfer - do bio's I/O on md's store (bio's sector is absolute).
+ * Data is copied, DISCARD and WRITE ZEROES zero their range, a flush has
+ * nothing to do (the store is the media).  bio is not ended.
+ * Return: 0, -EIO past the end, -ENOMEM when a store page cannot be had.
+ */
+int memdisk_transfer(struct memdisk *md, struct bio *bio)
 {
-	struct memdisk *md = q->q_queuedata;
 	u64 pos = bio->bi_iter.bi_sector << SECTOR_SHIFT;
 	unsigned long flags;
 	struct bvec_iter it;
 	struct bio_vec bv;
 	int err = 0;
 
-	if (bio_end_sector(bio) > md->md_nr_sectors) {
-		bio_endio(bio, -EIO);
-		return;
-	}
+	if (bio_end_sector(bio) > md->md_nr_sectors)
+		return -EIO;
 	spin_lock_irqsave(&md->md_lock, flags);
 	if (bio->bi_rw & REQ_NODATA) {		/* DISCARD or WRITE ZEROES: a range */
 		mem_zero(md, pos, bio->bi_iter.bi_size);
@@ -118,7 +121,45 @@ static void mem_make_request(struct request_queue *q, struct bio *bio)
 	}
 unlock:
 	spin_unlock_irqrestore(&md->md_lock, flags);
-	bio_endio(bio, err);	/* a flush has nothing to do: the store is the media */
+	return err;
+}
+
+static void mem_make_request(struct request_queue *q, struct bio *bio)
+{
+	bio_endio(bio, memdisk_transfer(q->q_queuedata, bio));
+}
+
+/**
+ * memdisk_store_init - an empty store of bytes (rounded down to pages),
+ * pages allocated as they are written.  Return: 0 or -ENOMEM.
+ */
+int memdisk_store_init(struct memdisk *md, u64 bytes)
+{
+	u64 pages = bytes >> PAGE_SHIFT;
+
+	spin_lock_init(&md->md_lock, "mem");
+	md->md_nr_sectors = pages << (PAGE_SHIFT - SECTOR_SHIFT);
+	md->md_nr_leaves = DIV_ROUND_UP(pages, MEMDISK_LEAF_PAGES);
+	md->md_pages = 0;
+	md->md_dir = kcalloc(md->md_nr_leaves, sizeof(*md->md_dir), GFP_KERNEL);
+	return md->md_dir ? 0 : -ENOMEM;
+}
+
+/* Free every page of the store; no I/O may be running on it. */
+void memdisk_store_free(struct memdisk *md)
+{
+	u64 l, i;
+
+	for (l = 0; md->md_dir && l < md->md_nr_leaves; l++) {
+		if (!md->md_dir[l])
+			continue;
+		for (i = 0; i < MEMDISK_LEAF_PAGES; i++)
+			if (md->md_dir[l][i])
+				__free_page(md->md_dir[l][i]);
+		kfree(md->md_dir[l]);
+	}
+	kfree(md->md_dir);
+	md->md_dir = NULL;
 }
 
 /**
@@ -128,15 +169,10 @@ unlock:
 struct memdisk *memdisk_create(const char *name, u64 bytes)
 {
 	struct memdisk *md = kzalloc(sizeof(*md), GFP_KERNEL);
-	u64 pages = bytes >> PAGE_SHIFT;
 
 	if (!md)
 		goto fail;
-	spin_lock_init(&md->md_lock, "mem");
-	md->md_nr_sectors = pages << (PAGE_SHIFT - SECTOR_SHIFT);
-	md->md_nr_leaves = DIV_ROUND_UP(pages, MEMDISK_LEAF_PAGES);
-	md->md_dir = kcalloc(md->md_nr_leaves, sizeof(*md->md_dir), GFP_KERNEL);
-	if (!md->md_dir)
+	if (memdisk_store_init(md, bytes))
 		goto free_md;
 	md->md_queue = blk_alloc_queue(name);
 	if (!md->md_queue)
@@ -150,7 +186,7 @@ struct memdisk *memdisk_create(const char *name, u64 bytes)
 	return md;
 
 free_dir:
-	kfree(md->md_dir);
+	memdisk_store_free(md);
 free_md:
 	kfree(md);
 fail:
@@ -160,18 +196,8 @@ fail:
 
 void memdisk_destroy(struct memdisk *md)
 {
-	u64 l, i;
-
 	blk_cleanup_queue(md->md_queue);
-	for (l = 0; l < md->md_nr_leaves; l++) {
-		if (!md->md_dir[l])
-			continue;
-		for (i = 0; i < MEMDISK_LEAF_PAGES; i++)
-			if (md->md_dir[l][i])
-				__free_page(md->md_dir[l][i]);
-		kfree(md->md_dir[l]);
-	}
-	kfree(md->md_dir);
+	memdisk_store_free(md);
 	kfree(md);
 }
 

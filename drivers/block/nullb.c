@@ -13,7 +13,7 @@
  * Parameters: nullb.count (default 1), nullb.size (default 1G),
  * nullb.irqmode, nullb.completion_us (10), nullb.depth (32), nullb.tags
  * (1), nullb.bio (0), nullb.queue_mode (2), nullb.hw_queues (1),
- * nullb.poll (0).  Disks are nullb0, nullb1, ...
+ * nullb.poll (0), nullb.memory_backed (0).  Disks are nullb0, nullb1, ...
  */
 #include "drivers/block/ramvar.h"
 #include "block/blkdev.h"
@@ -36,6 +36,7 @@ static bool nullb_bio;
 static unsigned nullb_queue_mode = NULLB_Q_MQ;
 static unsigned nullb_hw_queues = 1;
 static bool nullb_poll;
+static bool nullb_memory_backed;
 PARAM_UINT("nullb.count", nullb_count, "number of null block devices");
 PARAM_SIZE("nullb.size", nullb_size, "capacity of each null device, bytes");
 PARAM_UINT("nullb.irqmode", nullb_irqmode,
@@ -48,6 +49,7 @@ PARAM_BOOL("nullb.bio", nullb_bio, "make_request style instead of request_fn");
 PARAM_UINT("nullb.queue_mode", nullb_queue_mode, "0: bio, 1: request_fn, 2: multi-queue");
 PARAM_UINT("nullb.hw_queues", nullb_hw_queues, "hardware queues in multi-queue mode (1..64)");
 PARAM_BOOL("nullb.poll", nullb_poll, "multi-queue: no interrupt, completions by polling");
+PARAM_BOOL("nullb.memory_backed", nullb_memory_backed, "multi-queue: keep the data written");
 
 static void nullb_request_fn(struct request_queue *q)
 {
@@ -171,7 +173,7 @@ static int nullb_init(void)
 		.nc_completion_us = nullb_completion_us, .nc_depth = nullb_depth,
 		.nc_tags = nullb_tags, .nc_bio = nullb_bio || nullb_queue_mode == NULLB_Q_BIO,
 		.nc_mq = nullb_queue_mode == NULLB_Q_MQ, .nc_hw_queues = nullb_hw_queues,
-		.nc_poll = nullb_poll,
+		.nc_poll = nullb_poll, .nc_memory_backed = nullb_memory_backed,
 	};
 	struct nullb *nb;
 	char name[16];

@@ -9,6 +9,8 @@
  *              resolution), as a device interrupt would;
  *   irqmode=2  from deferred work ("soft" context);
  *   poll=1     only when blk_poll() reaps it: the queue has no interrupt.
+ * With nullb.memory_backed=1 the data is kept (a memdisk store, pages on
+ * demand), so the LBA-stamped stress can verify what it wrote.
  * Each request's driver bytes (blk_mq_rq_to_pdu) hold its place in the
  * per-queue FIFO of held requests and its due time.
  *
@@ -74,6 +76,17 @@ static void nullb_hq_work(struct work *w)
 	nullb_hq_reap(container_of(w, struct nullb_hq, hq_work), true);
 }
 
+/* memory_backed: move rq's data now; when it ends is up to irqmode. */
+static int nullb_transfer(struct nullb *nb, struct request *rq)
+{
+	struct bio *bio;
+	int err = 0;
+
+	for (bio = rq->rq_bio; bio && !err; bio = bio->bi_next)
+		err = memdisk_transfer(nb->nb_store, bio);
+	return err;
+}
+
 static int nullb_queue_rq(struct blk_mq_hw_ctx *hctx, const struct blk_mq_queue_data *bd)
 {
 	struct nullb_hq *hq = hctx->driver_data;
@@ -81,9 +94,13 @@ static int nullb_queue_rq(struct blk_mq_hw_ctx *hctx, const struct blk_mq_queue_
 	struct nullb_cmd *cmd = blk_mq_rq_to_pdu(bd->rq);
 	unsigned long flags;
 
+	int err = 0;
+
 	blk_mq_start_request(bd->rq);
-	if (!nb->nb_irqmode && !nb->nb_poll) {
-		blk_mq_end_request(bd->rq, 0);
+	if (nb->nb_store)
+		err = nullb_transfer(nb, bd->rq);
+	if (err || (!nb->nb_irqmode && !nb->nb_poll)) {
+		blk_mq_end_request(bd->rq, err);
 		return BLK_MQ_RQ_OK;
 	}
 	cmd->nc_due_ns = ktime_ns() + (u64)nb->nb_completion_us * NSEC_PER_USEC;
@@ -139,6 +156,11 @@ int nullb_mq_init(struct nullb *nb, const char *name, const struct nullb_config 
 	set = kzalloc(sizeof(*set), GFP_KERNEL);
 	if (!nb->nb_hq || !set)
 		goto free;
+	if (cfg->nc_memory_backed) {
+		nb->nb_store = kzalloc(sizeof(*nb->nb_store), GFP_KERNEL);
+		if (!nb->nb_store || memdisk_store_init(nb->nb_store, cfg->nc_bytes))
+			goto free;
+	}
 	for (i = 0; i < nb->nb_nr_hq; i++) {
 		spin_lock_init(&nb->nb_hq[i].hq_lock, "nullb_hq");
 		nb->nb_hq[i].hq_nb = nb;
@@ -166,6 +188,11 @@ int nullb_mq_init(struct nullb *nb, const char *name, const struct nullb_config 
 	return 0;
 
 free:
+	if (nb->nb_store) {
+		memdisk_store_free(nb->nb_store);
+		kfree(nb->nb_store);
+		nb->nb_store = NULL;
+	}
 	kfree(set);
 	kfree(nb->nb_hq);
 	nb->nb_hq = NULL;
@@ -185,6 +212,11 @@ void nullb_mq_exit(struct nullb *nb)
 		run_deferred_work();	/* an hq_work still queued */
 	blk_mq_free_tag_set(nb->nb_set);
 	kfree(nb->nb_set);
+	if (nb->nb_store) {
+		memdisk_store_free(nb->nb_store);
+		kfree(nb->nb_store);
+		nb->nb_store = NULL;
+	}
 	kfree(nb->nb_hq);
 	nb->nb_set = NULL;
 	nb->nb_hq = NULL;

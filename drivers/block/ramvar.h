@@ -39,6 +39,11 @@ struct memdisk {
 
 struct memdisk *memdisk_create(const char *name, u64 bytes);
 void memdisk_destroy(struct memdisk *md);
+/* The store alone, without a queue (nullb.memory_backed uses it). */
+int memdisk_store_init(struct memdisk *md, u64 bytes);
+void memdisk_store_free(struct memdisk *md);
+struct bio;
+int memdisk_transfer(struct memdisk *md, struct bio *bio);
 
 #define NULLB_MAX_DEPTH	256u
 
@@ -57,6 +62,7 @@ struct nullb_config {
 	bool	nc_mq;			/* multi-queue (blk-mq), unless nc_bio */
 	u32	nc_hw_queues;		/* mq: hardware queues */
 	bool	nc_poll;		/* mq: no "interrupt": completions by polling */
+	bool	nc_memory_backed;	/* mq: keep the data (a memdisk store) */
 };
 
 struct nullb_hq;
@@ -78,6 +84,7 @@ struct nullb {
 	struct nullb_hq		*nb_hq;			/* [I] one per hardware queue */
 	u32			nb_nr_hq;		/* [I] */
 	bool			nb_poll;		/* [I] */
+	struct memdisk		*nb_store;		/* [I] nullb.memory_backed, or NULL */
 };
 
 struct nullb *nullb_create(const char *name, const struct nullb_config *cfg);
