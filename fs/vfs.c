@@ -106,15 +106,29 @@ static struct vfs_mount *vfs_root_mount(const char *name, size_t len)
 	return NULL;
 }
 
+/*
+ * The type named, or the first whose probe says the device is its own.
+ * A probe that could not read the device ends the search: the next one
+ * would only wait for the same failing disk again.
+ */
 static const struct vfs_fstype *vfs_pick_type(struct block_device *bdev, const char *fstype)
 {
 	size_t i;
+	int r;
 
 	for (i = 0; i < VFS_MAX_FSTYPES && vfs_fstypes[i]; i++) {
 		const struct vfs_fstype *ft = vfs_fstypes[i];
 
-		if (fstype ? !strcmp(ft->ft_name, fstype) : ft->ft_probe(bdev) == 1)
+		if (fstype) {
+			if (!strcmp(ft->ft_name, fstype))
+				return ft;
+			continue;
+		}
+		r = ft->ft_probe(bdev);
+		if (r == 1)
 			return ft;
+		if (r < 0)
+			break;
 	}
 	return NULL;
 }

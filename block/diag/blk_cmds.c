@@ -256,8 +256,6 @@ static int cmd_elevator(int argc, char **argv)
 			return err;
 	}
 	kprintf("%s:", argv[1]);
-	if (queue_is_mq(q))	/* blk-mq: "none" is its software queues alone */
-		kprintf(q->q_elevator ? " none" : " [none]");
 	for (i = 0; (t = elv_type_at(i)); i++)
 		if (q->q_elevator && t == q->q_elevator->e_type)
 			kprintf(" [%s]", t->et_name);
