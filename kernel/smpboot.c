@@ -42,6 +42,11 @@
 #define INIT_DEASSERT_US	10000	/* 8.4.4.1: wait 10 ms after INIT ... */
 #define STARTUP_GAP_US		200	/* and 200 us after each STARTUP */
 
+/* PAE paging-structure bits (SDM 3A 4.4.2, tables 4-8 and 4-9). */
+#define PAE_P			0x001ULL	/* present */
+#define PAE_RW			0x002ULL	/* writable */
+#define PAE_PS			0x080ULL	/* a PDE mapping a 2 MiB page */
+
 struct cpu *cpu_table[NR_CPUS];
 u32 nr_cpus_online;
 
@@ -116,8 +121,8 @@ static u8 *trampoline_setup(phys_addr_t pa)
 	 * one to one with a large page, so the instruction after CR0.PG still
 	 * exists; entry 3 is the kernel's own, for the jump to the higher half.
 	 */
-	pd_low[0] = 0 | 0x1 | 0x2 | 0x80;	/* P, RW, PS */
-	pdpt[0] = (u64)(pa + TR_PD_LOW) | 0x1;
+	pd_low[0] = 0 | PAE_P | PAE_RW | PAE_PS;
+	pdpt[0] = (u64)(pa + TR_PD_LOW) | PAE_P;
 	pdpt[3] = kpdpt[3];
 	*(u32 *)(t + TR_CR3) = (u32)pa + TR_PDPT;
 	*(u32 *)(t + TR_CR4) = read_cr4();

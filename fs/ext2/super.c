@@ -378,6 +378,16 @@ const struct vfs_fstype ext2_fstype = {
 	.ft_statfs	= ext2_statfs,
 };
 
+/* The superblock of the ext2 on @bdev (brelse it), NULL if none, or ERR_PTR. */
+static struct buffer_head *ext2_probe_super(struct block_device *bdev)
+{
+	int found = ext2_probe(bdev);
+
+	if (found != 1)
+		return found < 0 ? ERR_PTR(found) : NULL;
+	return bread(bdev, EXT2_SUPER_OFFSET / EXT2_SUPER_SIZE, EXT2_SUPER_SIZE);
+}
+
 /**
  * ext2_read_id - UUID and label of the ext2 on @bdev, for blkid and UUID=
  * Returns 1 and fills @uuid and @label (17 bytes, terminated) when @bdev
@@ -385,16 +395,11 @@ const struct vfs_fstype ext2_fstype = {
  */
 int ext2_read_id(struct block_device *bdev, u8 uuid[16], char label[17])
 {
+	struct buffer_head *bh = ext2_probe_super(bdev);
 	struct ext2_super_block *sb;
-	struct buffer_head *bh;
-	int found;
 
-	found = ext2_probe(bdev);
-	if (found != 1)
-		return found;
-	bh = bread(bdev, EXT2_SUPER_OFFSET / EXT2_SUPER_SIZE, EXT2_SUPER_SIZE);
-	if (IS_ERR(bh))
-		return PTR_ERR(bh);
+	if (!bh || IS_ERR(bh))
+		return bh ? PTR_ERR(bh) : 0;
 	sb = (struct ext2_super_block *)bh->b_data;
 	memcpy(uuid, sb->s_uuid, 16);
 	memcpy(label, sb->s_volume_name, 16);
@@ -406,16 +411,12 @@ int ext2_read_id(struct block_device *bdev, u8 uuid[16], char label[17])
 /* ext3: the same driver, picked by the probe for filesystems with a journal. */
 static int ext3_probe(struct block_device *bdev)
 {
-	struct buffer_head *bh;
+	struct buffer_head *bh = ext2_probe_super(bdev);
 	struct ext2_super_block *sb;
 	int found;
 
-	found = ext2_probe(bdev);
-	if (found != 1)
-		return found;
-	bh = bread(bdev, EXT2_SUPER_OFFSET / EXT2_SUPER_SIZE, EXT2_SUPER_SIZE);
-	if (IS_ERR(bh))
-		return PTR_ERR(bh);
+	if (!bh || IS_ERR(bh))
+		return bh ? PTR_ERR(bh) : 0;
 	sb = (struct ext2_super_block *)bh->b_data;
 	found = le32_to_cpu(sb->s_rev_level) >= EXT2_DYNAMIC_REV &&
 		(le32_to_cpu(sb->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL);
