@@ -15,6 +15,7 @@
 #include "fs/direct_io.h"
 #include "fs/vfs.h"
 #include "fs/ext2/ext2_fs.h"
+#include "lib/crc32c.h"
 
 struct jbd2_journal;
 
@@ -54,6 +55,9 @@ struct ext2_fs {
 	bool			fs_filetype;		/* [I] dirents carry a file type */
 	bool			fs_flex_bg;		/* [I] metadata may be outside its group */
 	bool			fs_meta_bg;		/* [I] descriptor blocks spread out */
+	bool			fs_csum;		/* [I] metadata_csum: crc32c on metadata */
+	u32			fs_csum_seed;		/* [I] crc32c(~0, s_uuid), or s_checksum_seed
+							   with csum_seed; 0 without fs_csum */
 	struct ext2_super_block	fs_sb;			/* [v] in-core copy */
 	struct ext2_group_desc	*fs_gd;			/* [v] in-core copies, fs_groups of them */
 	struct ext2_zone	*fs_zones;		/* [I] metadata, sorted, disjoint */
@@ -76,6 +80,10 @@ struct ext2_inode_info {
 	struct ext2_inode	ei_raw;		/* [v] the on-disk inode, little-endian */
 	bool			ei_dirty;	/* [v] ei_raw newer than the inode table */
 	u32			ei_last_block;	/* [v] physical block last allocated: the goal */
+	u32			ei_csum_seed;	/* [I] with fs_csum: crc32c(fs_csum_seed, le32 ino,
+						   le32 i_generation), the seed of the checksums
+						   of the inode and of its extent and directory
+						   blocks (ext4 wiki "Checksums") */
 };
 
 static inline struct ext2_inode_info *EXT2_I(struct vnode *v)
@@ -101,6 +109,12 @@ static inline bool ext2_isreg(const struct ext2_inode_info *ei)
 static inline bool ext2_islnk(const struct ext2_inode_info *ei)
 {
 	return (ext2_mode(ei) & EXT2_S_IFMT) == EXT2_S_IFLNK;
+}
+
+/* crc32c as ext4 uses it: raw register, no inversions (lib/crc32c.h). */
+static inline u32 ext2_csum(u32 seed, const void *buf, size_t len)
+{
+	return crc32c(seed, buf, len);
 }
 
 /* The group a block or an inode belongs to. */

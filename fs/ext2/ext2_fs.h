@@ -130,9 +130,34 @@ struct ext2_super_block {
 	le32	s_first_meta_bg;
 	le32	s_mkfs_time;
 	le32	s_jnl_blocks[17];
-	u8	s_reserved_336[588 - 336];	/* ext4 64-bit fields and on */
+	/* ext4 from here (64bit, flex_bg, metadata_csum, ...) */
+	le32	s_blocks_count_hi;
+	le32	s_r_blocks_count_hi;
+	le32	s_free_blocks_count_hi;
+	le16	s_min_extra_isize;
+	le16	s_want_extra_isize;
+	le32	s_flags;
+	le16	s_raid_stride;
+	le16	s_mmp_interval;
+	le64	s_mmp_block;
+	le32	s_raid_stripe_width;
+	u8	s_log_groups_per_flex;
+	u8	s_checksum_type;		/* 1: crc32c */
+	le16	s_reserved_pad;
+	le64	s_kbytes_written;
+	u8	s_snapshot_and_errors[0x200 - 0x180];	/* snapshot and error records */
+	u8	s_mount_opts[64];
+	le32	s_usr_quota_inum;
+	le32	s_grp_quota_inum;
+	le32	s_overhead_blocks;
 	le32	s_backup_bgs[2];		/* sparse_super2: the groups with backups */
-	u8	s_reserved_596[EXT2_SUPER_SIZE - 596];
+	u8	s_encrypt_algos[4];
+	u8	s_encrypt_pw_salt[16];
+	le32	s_lpf_ino;
+	le32	s_prj_quota_inum;
+	le32	s_checksum_seed;		/* with INCOMPAT_CSUM_SEED */
+	u8	s_reserved_628[EXT2_SB_CHECKSUM_OFFSET - 628];
+	le32	s_checksum;			/* crc32c(~0, bytes before it) */
 };
 _Static_assert(sizeof(struct ext2_super_block) == EXT2_SUPER_SIZE, "superblock size");
 _Static_assert(offsetof(struct ext2_super_block, s_magic) == 56, "s_magic");
@@ -145,7 +170,13 @@ _Static_assert(offsetof(struct ext2_super_block, s_last_mounted) == 136, "s_last
 _Static_assert(offsetof(struct ext2_super_block, s_reserved_gdt_blocks) == 206, "s_reserved_gdt");
 _Static_assert(offsetof(struct ext2_super_block, s_desc_size) == 254, "s_desc_size");
 _Static_assert(offsetof(struct ext2_super_block, s_jnl_blocks) == 268, "s_jnl_blocks");
+_Static_assert(offsetof(struct ext2_super_block, s_blocks_count_hi) == 336, "s_blocks_count_hi");
+_Static_assert(offsetof(struct ext2_super_block, s_log_groups_per_flex) == 0x174, "flex");
+_Static_assert(offsetof(struct ext2_super_block, s_mount_opts) == 0x200, "s_mount_opts");
 _Static_assert(offsetof(struct ext2_super_block, s_backup_bgs) == 588, "s_backup_bgs");
+_Static_assert(offsetof(struct ext2_super_block, s_checksum_seed) == 0x270, "s_checksum_seed");
+_Static_assert(offsetof(struct ext2_super_block, s_checksum) == EXT2_SB_CHECKSUM_OFFSET,
+	       "s_checksum");
 
 /* Block group descriptor, doc section "Block Group Descriptor Table"; 32 bytes. */
 struct ext2_group_desc {

@@ -125,6 +125,17 @@ int ext2_iget_journal(struct ext2_fs *fs, u32 ino, struct ext2_inode_info **out)
 	return __ext2_iget(fs, ino, true, out);
 }
 
+/* ei_csum_seed from the inode number and the generation just set or read. */
+static void ext2_inode_seed(const struct ext2_fs *fs, struct ext2_inode_info *ei)
+{
+	le32 ino = cpu_to_le32(ei->ei_ino);
+
+	if (fs->fs_csum)
+		ei->ei_csum_seed = ext2_csum(ext2_csum(fs->fs_csum_seed, &ino, sizeof(ino)),
+					     &ei->ei_raw.i_generation,
+					     sizeof(ei->ei_raw.i_generation));
+}
+
 static int __ext2_iget(struct ext2_fs *fs, u32 ino, bool reserved, struct ext2_inode_info **out)
 {
 	struct ext2_inode_info *ei;
@@ -157,6 +168,7 @@ static int __ext2_iget(struct ext2_fs *fs, u32 ino, bool reserved, struct ext2_i
 		ext2_icache_drop(ei);
 		goto release_bh;
 	}
+	ext2_inode_seed(fs, ei);
 	ei->ei_vnode.v_mode = ext2_mode(ei);
 	*out = ei;
 release_bh:
@@ -202,6 +214,7 @@ int ext2_iget_new(struct ext2_fs *fs, u32 ino, u32 mode, struct ext2_inode_info 
 	r->i_mode = cpu_to_le16((u16)mode);
 	r->i_atime = r->i_ctime = r->i_mtime = cpu_to_le32(now);
 	r->i_generation = cpu_to_le32(ino ^ now);
+	ext2_inode_seed(fs, ei);
 	if (fs->fs_inode_size > EXT2_GOOD_OLD_INODE_SIZE) {
 		r->i_extra_isize = cpu_to_le16((u16)min(fs->fs_inode_size - EXT2_GOOD_OLD_INODE_SIZE,
 							(u32)EXT2_INODE_EXTRA_ISIZE));

@@ -33,6 +33,7 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/mm/slab.h"
+#include "lib/crc32c.h"
 #include "lib/string.h"
 
 bool ext2_has_journal(const struct ext2_fs *fs)
@@ -144,7 +145,7 @@ static int clear_recover_on_disk(struct ext2_fs *fs)
 	/* metadata_csum (ext4 wiki "Checksums"): crc32c(~0) of the bytes before s_checksum */
 	if (le32_to_cpu(sb->s_feature_ro_compat) & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
 		put_le32(bh->b_data + EXT2_SB_CHECKSUM_OFFSET,
-			 jbd2_crc32c(~0u, bh->b_data, EXT2_SB_CHECKSUM_OFFSET));
+			 crc32c(~0u, bh->b_data, EXT2_SB_CHECKSUM_OFFSET));
 	mark_buffer_dirty(bh);
 	brelse(bh);
 	err = sync_blockdev(fs->fs_bdev);

@@ -290,6 +290,11 @@ int ext2_check_features(struct ext2_fs *fs, const char *dev, bool *force_ro)
 	fs->fs_filetype = incompat & EXT2_FEATURE_INCOMPAT_FILETYPE;
 	fs->fs_flex_bg = incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG;
 	fs->fs_meta_bg = incompat & EXT2_FEATURE_INCOMPAT_META_BG;
+	fs->fs_csum = ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
+	if (fs->fs_csum)
+		fs->fs_csum_seed = (incompat & EXT4_FEATURE_INCOMPAT_CSUM_SEED) ?
+			le32_to_cpu(sb->s_checksum_seed) :
+			ext2_csum(~0u, sb->s_uuid, sizeof(sb->s_uuid));
 	/* s_first_meta_bg past the table means every block follows the superblock */
 	fs->fs_first_meta_bg = fs->fs_meta_bg ? min(le32_to_cpu(sb->s_first_meta_bg),
 						    fs->fs_gdt_blocks) : fs->fs_gdt_blocks;

@@ -18,23 +18,8 @@
  */
 #include "fs/jbd2/jbd2.h"
 #include "kernel/errno.h"
+#include "lib/crc32c.h"
 #include "lib/string.h"
-
-#define CRC32C_POLY_LE	0x82F63B78u	/* Castagnoli polynomial, reflected */
-
-/* Bitwise crc32c step: slow but short; only checksummed journals use it. */
-u32 jbd2_crc32c(u32 crc, const void *buf, size_t len)
-{
-	const u8 *p = buf;
-	int k;
-
-	while (len--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (CRC32C_POLY_LE & (0u - (crc & 1)));
-	}
-	return crc;
-}
 
 static bool has_csum(const struct jbd2_fmt *f)
 {
@@ -130,7 +115,7 @@ int jbd2_sb_load(struct jbd2_fmt *f, const struct jbd2_superblock *sb, u32 fs_bs
 			*why = "journal superblock checksum mismatch";
 			return -EUCLEAN;
 		}
-		f->f_seed = jbd2_crc32c(~0u, sb->s_uuid, JBD2_UUID_BYTES);
+		f->f_seed = crc32c(~0u, sb->s_uuid, JBD2_UUID_BYTES);
 	}
 	return 0;
 }
@@ -141,17 +126,17 @@ u32 jbd2_sb_csum(const struct jbd2_superblock *sb)
 
 	memcpy(&copy, sb, sizeof(copy));
 	copy.s_checksum = 0;
-	return jbd2_crc32c(~0u, &copy, sizeof(copy));
+	return crc32c(~0u, &copy, sizeof(copy));
 }
 
 /* crc32c(seed, block) with the 4 bytes at @hole counted as zero. */
 static u32 csum_with_hole(const struct jbd2_fmt *f, const u8 *blk, u32 hole)
 {
 	static const u8 zero[4];
-	u32 c = jbd2_crc32c(f->f_seed, blk, hole);
+	u32 c = crc32c(f->f_seed, blk, hole);
 
-	c = jbd2_crc32c(c, zero, 4);
-	return jbd2_crc32c(c, blk + hole + 4, f->f_bsize - hole - 4);
+	c = crc32c(c, zero, 4);
+	return crc32c(c, blk + hole + 4, f->f_bsize - hole - 4);
 }
 
 bool jbd2_tail_verify(const struct jbd2_fmt *f, const void *blk)
@@ -201,9 +186,9 @@ void jbd2_commit_set(const struct jbd2_fmt *f, void *blk)
 u32 jbd2_block_csum(const struct jbd2_fmt *f, u32 seq, const void *blk)
 {
 	be32 s = cpu_to_be32(seq);
-	u32 c = jbd2_crc32c(f->f_seed, &s, sizeof(s));
+	u32 c = crc32c(f->f_seed, &s, sizeof(s));
 
-	return jbd2_crc32c(c, blk, f->f_bsize);
+	return crc32c(c, blk, f->f_bsize);
 }
 
 int jbd2_tag_get(const struct jbd2_fmt *f, const u8 *desc, u32 *off, struct jbd2_tag_info *t)

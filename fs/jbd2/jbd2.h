@@ -79,7 +79,6 @@ struct jbd2_run {
 };
 
 /* format.c */
-u32 jbd2_crc32c(u32 crc, const void *buf, size_t len);
 u32 jbd2_tag_bytes(const struct jbd2_fmt *f);
 u32 jbd2_tags_per_desc(const struct jbd2_fmt *f);
 u32 jbd2_revokes_per_block(const struct jbd2_fmt *f);

@@ -12,7 +12,7 @@
  *		tests/fuzz/fuzz_ext2.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c fs/ext2/*.c \
  *		fs/jbd2/{format,blockmap,recovery,journal,transaction,commit}.c \
  *		tests/unit/fakes/jbd2_io_fake.c \
- *		lib/strutil.c lib/errstr.c lib/sort.c tests/unit/fakes/{buffer_file,slab_fake,wallclock_fake}.c \
+ *		lib/strutil.c lib/errstr.c lib/sort.c lib/crc32c.c tests/unit/fakes/{buffer_file,slab_fake,wallclock_fake}.c \
  *		tests/unit/host/kernel_shim.c -o fuzz_ext2
  *	./fuzz_ext2 CORPUS_DIR	(seed corpus: tests/host/ext2_fuzz.sh makes one)
  */

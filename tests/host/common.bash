@@ -7,7 +7,7 @@ ROOT=$PWD
 export PATH=$PATH:/usr/sbin:/sbin
 FSCLI=$ROOT/build/host/fscli
 FS_SRCS="tests/host/fscli.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c fs/fillgen.c lib/sha256.c
-	lib/strutil.c lib/errstr.c lib/sort.c $(ls fs/ext2/*.c fs/fat/*.c)
+	lib/strutil.c lib/errstr.c lib/sort.c lib/crc32c.c $(ls fs/ext2/*.c fs/fat/*.c)
 	$(ls fs/jbd2/*.c | grep -v /io.c) tests/unit/fakes/jbd2_io_fake.c
 	tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
 	tests/unit/fakes/wallclock_fake.c tests/unit/host/*.c"

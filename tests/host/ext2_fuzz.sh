@@ -18,7 +18,7 @@ fi
 mkdir -p build/fuzz/ext2
 SRCS="tests/fuzz/fuzz_ext2.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c $(ls fs/ext2/*.c)
 	$(ls fs/jbd2/*.c | grep -v /io.c) tests/unit/fakes/jbd2_io_fake.c
-	lib/strutil.c lib/errstr.c lib/sort.c tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
+	lib/strutil.c lib/errstr.c lib/sort.c lib/crc32c.c tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
 	tests/unit/fakes/wallclock_fake.c tests/unit/host/kernel_shim.c"
 mkdir -p build/host $T/corpus $T/src/d/e
 echo hi > $T/src/d/file

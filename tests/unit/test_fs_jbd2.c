@@ -11,6 +11,7 @@
 #include "fs/buffer.h"
 #include "kernel/errno.h"
 #include "kernel/mm/slab.h"
+#include "lib/crc32c.h"
 
 #define BS	1024u			/* block size */
 #define NBLK	1400u			/* blocks on the disk */
@@ -25,7 +26,7 @@ static u8 *jlog(u32 l) { return blk(JSTART + l); }
 static void test_crc32c(void)
 {
 	/* CRC-32C check value (RFC 3720 B.4 style): init ~0, final inversion */
-	CHECK_EQ(jbd2_crc32c(~0u, "123456789", 9) ^ ~0u, 0xE3069283u);
+	CHECK_EQ(crc32c(~0u, "123456789", 9) ^ ~0u, 0xE3069283u);
 }
 
 static void tag_roundtrip(u32 incompat, u32 want_bytes)
@@ -187,7 +188,7 @@ static void log_three(u32 incompat, struct jbd2_fmt *f)
 	memset(f, 0, sizeof(*f));
 	f->f_bsize = BS;
 	f->f_incompat = incompat;
-	f->f_seed = jbd2_crc32c(~0u, ((struct jbd2_superblock *)jlog(0))->s_uuid, 16);
+	f->f_seed = crc32c(~0u, ((struct jbd2_superblock *)jlog(0))->s_uuid, 16);
 	l = put_tx(f, 1, 5, h5, f5, 2);
 	l = put_commit(f, l, 5);
 	l = put_tx(f, l, 6, h6, f6, 1);
