@@ -249,28 +249,31 @@ struct block_device *bdev_next(struct block_device *prev)
 /* -- open, close, policy -- */
 
 /* Registry lock held. */
-static bool __bdev_read_only(const struct block_device *bdev)
+/*
+ * Work out bd_ro from the disk's state and the writable= list: here, under
+ * the registry lock, whenever one of them changes (publication,
+ * set_disk_ro, genhd_writable_set), so that the submit path reads a flag
+ * instead of taking the lock and comparing names for every bio.
+ */
+void __bdev_update_ro(struct block_device *bdev)
 {
 	const struct gendisk *disk = bdev->bd_disk;
+	bool ro;
 
+	assert_spin_locked(&genhd_lock);
 	if (disk->gd_driver_ro)
-		return true;
-	if (!disk->gd_policy_ro)
-		return false;
-	/* a partition may be named in writable= on its own */
-	return bdev->bd_partno == 0 ||
-	       !genhd_writable_allowed(genhd_writable_get(), bdev->bd_name);
+		ro = true;
+	else if (!disk->gd_policy_ro)
+		ro = false;
+	else	/* a partition may be named in writable= on its own */
+		ro = bdev->bd_partno == 0 ||
+		     !genhd_writable_allowed(genhd_writable_get(), bdev->bd_name);
+	WRITE_ONCE(bdev->bd_ro, ro);
 }
 
 bool bdev_read_only(struct block_device *bdev)
 {
-	unsigned long flags;
-	bool ro;
-
-	spin_lock_irqsave(&genhd_lock, flags);
-	ro = __bdev_read_only(bdev);
-	spin_unlock_irqrestore(&genhd_lock, flags);
-	return ro;
+	return READ_ONCE(bdev->bd_ro);
 }
 
 sector_t bdev_nr_sects(struct block_device *bdev)
@@ -286,7 +289,7 @@ static int __bdev_may_open(const struct block_device *bdev, fmode_t mode, void *
 
 	if (bdev->bd_dead || (disk->gd_state & GD_DEAD))
 		return -ENXIO;
-	if ((mode & FMODE_WRITE) && __bdev_read_only(bdev))
+	if ((mode & FMODE_WRITE) && bdev_read_only((struct block_device *)bdev))
 		return -EROFS;
 	if ((mode & FMODE_EXCL) && bdev->bd_holder && bdev->bd_holder != holder)
 		return -EBUSY;
@@ -375,30 +378,27 @@ int bdev_close(struct block_device *bdev, fmode_t mode, void *holder)
 
 /* -- the submit path -- */
 
+/*
+ * Every bio passes here, on any CPU at once, so it takes no lock: the
+ * caller's reference keeps bdev alive, bd_dead and bd_ro are single
+ * bytes written under the registry lock, a partition's extent is
+ * immutable and the disk's capacity is read through its seqcount.  A bio
+ * that races with a detach or set_disk_ro may still pass, as it could
+ * have just before; the driver's own checks stay the last word.
+ */
 int bdev_remap(struct block_device *bdev, sector_t *sector, u32 nr_sectors, bool is_write)
 {
-	unsigned long flags;
 	sector_t len;
-	int ret = 0;
 
-	spin_lock_irqsave(&genhd_lock, flags);
-	if (bdev->bd_dead) {
-		ret = -ENXIO;
-		goto unlock;
-	}
-	if (is_write && __bdev_read_only(bdev)) {
-		ret = -EROFS;
-		goto unlock;
-	}
-	len = bdev->bd_partno ? bdev->bd_nr_sects : bdev->bd_disk->gd_capacity;
-	if (*sector > len || nr_sectors > len - *sector) {
-		ret = -EIO;
-		goto unlock;
-	}
+	if (READ_ONCE(bdev->bd_dead))
+		return -ENXIO;
+	if (is_write && bdev_read_only((struct block_device *)bdev))
+		return -EROFS;
+	len = bdev_nr_sects(bdev);
+	if (*sector > len || nr_sectors > len - *sector)
+		return -EIO;
 	*sector += bdev->bd_start;
-unlock:
-	spin_unlock_irqrestore(&genhd_lock, flags);
-	return ret;
+	return 0;
 }
 
 struct request_queue *bdev_get_queue(struct block_device *bdev)

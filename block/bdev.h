@@ -37,8 +37,11 @@ struct block_device {
 	char		bd_name[BDEV_NAME_LEN];	/* [I] "sda1" */
 	char		bd_partuuid[BDEV_UUID_LEN];	/* [I] "" for a disk */
 	struct part_entry bd_part;		/* [I] its table entry (zeroed for a disk) */
-	bool		bd_policy_ro;		/* [I] writable= does not allow it */
-	bool		bd_dead;		/* [r] detached from its disk */
+	bool		bd_ro;			/* [r] writes refused (the medium, or writable=
+						   does not name it); read locklessly by the
+						   submit path, kept by __bdev_update_ro */
+	bool		bd_dead;		/* [r] detached from its disk; read locklessly
+						   by the submit path */
 	int		bd_refs;		/* [r] */
 	u32		bd_openers;		/* [r] */
 	u32		bd_writers;		/* [r] opens with FMODE_WRITE */

@@ -162,11 +162,6 @@ const char *genhd_writable_get(void)
 	return genhd_writable_list;
 }
 
-void genhd_writable_set(const char *list)
-{
-	genhd_writable_list = list;
-}
-
 /* -- disks -- */
 
 struct gendisk *alloc_disk(int minors)
@@ -232,19 +227,47 @@ void set_capacity(struct gendisk *disk, sector_t sectors)
 	unsigned long flags;
 
 	spin_lock_irqsave(&genhd_lock, flags);
+	write_seqcount_begin(&disk->gd_capacity_seq);
 	disk->gd_capacity = sectors;
+	write_seqcount_end(&disk->gd_capacity_seq);
 	spin_unlock_irqrestore(&genhd_lock, flags);
 }
 
+/* Lockless: the submit path checks every bio against it (bdev_remap). */
 sector_t get_capacity(struct gendisk *disk)
 {
-	unsigned long flags;
 	sector_t s;
+	u32 seq;
+
+	do {
+		seq = read_seqcount_begin(&disk->gd_capacity_seq);
+		s = disk->gd_capacity;
+	} while (read_seqcount_retry(&disk->gd_capacity_seq, seq));
+	return s;
+}
+
+/* Every published device of disk, for __bdev_update_ro.  Lock held. */
+static void __disk_update_ro(struct gendisk *disk)
+{
+	u32 i;
+
+	if (disk->gd_part0)
+		__bdev_update_ro(disk->gd_part0);
+	for (i = 1; disk->gd_parts && i < disk_max_parts(disk); i++)
+		if (disk->gd_parts[i])
+			__bdev_update_ro(disk->gd_parts[i]);
+}
+
+void genhd_writable_set(const char *list)
+{
+	struct gendisk *disk;
+	unsigned long flags;
 
 	spin_lock_irqsave(&genhd_lock, flags);
-	s = disk->gd_capacity;
+	genhd_writable_list = list;
+	list_for_each_entry(disk, &genhd_disks, gd_list)
+		__disk_update_ro(disk);
 	spin_unlock_irqrestore(&genhd_lock, flags);
-	return s;
 }
 
 void set_disk_ro(struct gendisk *disk, bool ro)
@@ -253,6 +276,7 @@ void set_disk_ro(struct gendisk *disk, bool ro)
 
 	spin_lock_irqsave(&genhd_lock, flags);
 	disk->gd_driver_ro = ro;
+	__disk_update_ro(disk);
 	spin_unlock_irqrestore(&genhd_lock, flags);
 }
 
@@ -409,6 +433,8 @@ static int genhd_scan_install(struct gendisk *disk, struct genhd_scan *s)
 		if (s->gs_bdevs) {
 			disk->gd_parts[i] = s->gs_bdevs[i];
 			s->gs_bdevs[i] = NULL;
+			if (disk->gd_parts[i])
+				__bdev_update_ro(disk->gd_parts[i]);
 		}
 	}
 	old_table = disk->gd_table;
@@ -513,6 +539,7 @@ int add_disk(struct gendisk *disk)
 	disk->gd_policy_ro = !genhd_writable_allowed(genhd_writable_list, disk->gd_name);
 	disk->gd_state = GD_ADDED | GD_SCANNING;
 	disk->gd_part0 = part0;
+	__bdev_update_ro(part0);
 	list_add_tail(&disk->gd_list, &genhd_disks);
 	spin_unlock_irqrestore(&genhd_lock, flags);
 

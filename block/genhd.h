@@ -27,6 +27,7 @@
 #define BLOCK_GENHD_H
 
 #include "block/partitions/check.h"
+#include "kernel/seqcount.h"
 #include "lib/list.h"
 
 struct gendisk;
@@ -102,7 +103,9 @@ struct gendisk {
 #define GENHD_FL_NO_PART_SCAN	0x02	/* never scan (e.g. a null device) */
 #define GENHD_FL_EXT_DEVT	0x04	/* keep partitions up to DISK_MAX_PARTS - 1; those
 					   past gd_minors get BLOCK_EXT_MAJOR numbers */
-	sector_t	gd_capacity;			/* [r] 512-byte sectors */
+	sector_t	gd_capacity;			/* [r] 512-byte sectors; lockless readers
+							   go through gd_capacity_seq */
+	seqcount_t	gd_capacity_seq;		/* [r] */
 	bool		gd_driver_ro;			/* [r] set_disk_ro(): the medium is read-only */
 	bool		gd_policy_ro;			/* [r] not named in writable= */
 

@@ -12,8 +12,9 @@
 /*
  * The registry lock guards the disk list, the major table and every [r]
  * field of struct gendisk and struct block_device.  Taken with interrupts
- * off: bdev_remap may run in interrupt context.  Never held across I/O or
- * a driver hook.
+ * off: bdev_put may run in interrupt context.  Never held across I/O or
+ * a driver hook, and never taken for a bio: the submit path reads the
+ * few [r] fields it needs locklessly (bdev_remap).
  */
 extern spinlock_t genhd_lock;
 extern struct list_head genhd_disks;
@@ -27,6 +28,8 @@ struct block_device *bdev_alloc(struct gendisk *disk, u32 partno, const struct p
 				const struct parsed_partitions *pp);
 /* Free a device that was never published (no lock needed). */
 void bdev_free_unpublished(struct block_device *bdev);
+/* Recompute bdev->bd_ro after its disk or the writable= list changed.  Lock held. */
+void __bdev_update_ro(struct block_device *bdev);
 /* Mark bdev dead and drop the registry's reference.  Registry lock held. */
 void __bdev_detach(struct block_device *bdev);
 /*
