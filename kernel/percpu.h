@@ -41,6 +41,7 @@ struct cpu {
 	u32			c_irq_seq;	/* [c] interrupts taken: the idle poll watches it */
 	u64			c_ticks;	/* [c] local timer ticks (application CPUs) */
 	u32			c_call_seq;	/* [c] the last cross-CPU call it ran */
+	u32			c_km_depth;	/* [c] kmap_atomic slots it holds */
 
 	/* kernel/nmi.c: what another CPU asked of this one by NMI, and the answer. */
 	u32			c_nmi_req;	/* [a] NMI_REQ_* */

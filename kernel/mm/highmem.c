@@ -5,15 +5,23 @@
  * page_address().  Highmem pages get a PTE in one of two areas
  * (kernel/mm/mm_internal.h):
  *
- *  - pkmap, LAST_PKMAP persistent slots for kmap(): counted, so mapping
- *    the same page twice shares one slot; a hash on the frame number finds
- *    it.  The PTE is cleared (and the TLB entry invalidated) when the last
- *    user unmaps.  With every slot taken kmap() waits in the idle loop for
- *    one to come free, for at most KMAP_WAIT_MS.  Not from interrupts.
- *  - fixmap, KM_SLOTS slots used as a stack by kmap_atomic(): interrupt
- *    handlers push above whatever they interrupted and pop before they
- *    return, so one depth counter per CPU suffices.  Works with interrupts
- *    on or off; the caller must not wait while holding one.
+ *  - pkmap, LAST_PKMAP persistent slots for kmap(), shared by all CPUs:
+ *    counted, so mapping the same page twice shares one slot; a hash on
+ *    the frame number finds it.  When the last user unmaps, the slot stays
+ *    mapped, idle, and a later kmap() of the same page takes it back as
+ *    it is.  Only when no slot is free does kmap() reclaim the idle ones
+ *    at once: their entries are cleared, then one TLB shootdown
+ *    (flush_tlb_kernel_range) makes every CPU forget them, and only then
+ *    are they free: no CPU can reach a frame through a reused slot.  With
+ *    every slot in use kmap() waits in the idle loop for one to come
+ *    free, for at most KMAP_WAIT_MS.  Not from interrupts, and with
+ *    interrupts on (the shootdown interrupts the other CPUs).
+ *  - fixmap, KM_SLOTS slots per CPU used as a stack by kmap_atomic():
+ *    interrupt handlers push above whatever they interrupted and pop
+ *    before they return, so a depth counter per CPU suffices, and no
+ *    other CPU ever uses these addresses, so invalidating this CPU's TLB
+ *    is enough.  Works with interrupts on or off; the caller must not
+ *    wait while holding one.
  *
  * Lock legend: [k] pkmap.pk_lock ("kmap_lock"); [i] this CPU with
  * interrupts off.
@@ -22,6 +30,7 @@
 #include "kernel/mm/mm_internal.h"
 #include "kernel/completion.h"
 #include "kernel/irq.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/time.h"
@@ -31,22 +40,27 @@
 #define PKMAP_HASH	64	/* buckets; a power of two */
 #define PKMAP_NONE	0xffffu
 
+/*
+ * A slot is free (no page, entry clear, in no TLB), in use (a page and
+ * users), idle (a page and no users: still mapped, maybe cached by any
+ * CPU) or stale (entry cleared by a reclaim whose shootdown has not
+ * finished: not free yet).
+ */
 struct pkmap_slot {
-	struct page	*ps_page;	/* [k] NULL when free */
+	struct page	*ps_page;	/* [k] NULL when free or stale */
 	u32		ps_count;	/* [k] kmap() calls not yet undone */
 	u16		ps_next;	/* [k] hash chain */
+	bool		ps_stale;	/* [k] */
 };
 
 static struct pkmap_area {
 	spinlock_t		pk_lock;
 	struct pkmap_slot	pk_slot[LAST_PKMAP];	/* [k] */
 	u16			pk_hash[PKMAP_HASH];	/* [k] first slot of each chain */
-	unsigned		pk_used;		/* [k] slots with a page */
+	unsigned		pk_used;		/* [k] slots in use */
 	unsigned		pk_next;		/* [k] where the free-slot search starts */
+	bool			pk_reclaiming;		/* [k] a shootdown is under way */
 } pkmap = { .pk_lock = SPINLOCK_INIT("kmap_lock") };
-
-/* Per CPU (one CPU today): the kmap_atomic stack depth. */
-static unsigned km_depth;	/* [i] */
 
 static unsigned long pkmap_addr(unsigned i)
 {
@@ -68,10 +82,12 @@ void kmap_init(void)
 		pkmap.pk_slot[i].ps_page = NULL;
 		pkmap.pk_slot[i].ps_count = 0;
 		pkmap.pk_slot[i].ps_next = PKMAP_NONE;
+		pkmap.pk_slot[i].ps_stale = false;
 	}
 	pkmap.pk_used = 0;
 	pkmap.pk_next = 0;
-	km_depth = 0;
+	pkmap.pk_reclaiming = false;
+	this_cpu()->c_km_depth = 0;
 }
 
 /* Slot mapping page, or PKMAP_NONE.  Caller holds kmap_lock. */
@@ -91,7 +107,7 @@ static unsigned __pkmap_new(struct page *page)
 
 	for (n = 0; n < LAST_PKMAP; n++) {
 		i = (pkmap.pk_next + n) % LAST_PKMAP;
-		if (!pkmap.pk_slot[i].ps_page)
+		if (!pkmap.pk_slot[i].ps_page && !pkmap.pk_slot[i].ps_stale)
 			break;
 	}
 	if (n == LAST_PKMAP)
@@ -102,9 +118,53 @@ static unsigned __pkmap_new(struct page *page)
 	pkmap.pk_slot[i].ps_count = 0;
 	pkmap.pk_slot[i].ps_next = pkmap.pk_hash[b];
 	pkmap.pk_hash[b] = (u16)i;
-	pkmap.pk_used++;
 	pgtable_map(pkmap_addr(i), page_to_phys(page), PTE_RW | pte_nx);
 	return i;
+}
+
+/* Unlink idle slot i from its hash chain and clear its entry.  kmap_lock held. */
+static void __pkmap_retire(unsigned i)
+{
+	struct pkmap_slot *s = &pkmap.pk_slot[i];
+	u16 *link = &pkmap.pk_hash[pkmap_bucket(s->ps_page)];
+
+	while (*link != i)
+		link = &pkmap.pk_slot[*link].ps_next;
+	*link = s->ps_next;
+	s->ps_next = PKMAP_NONE;
+	s->ps_page = NULL;
+	s->ps_stale = true;
+	pgtable_unmap(pkmap_addr(i));
+}
+
+/*
+ * Free every idle slot: clear their entries, shoot their translations
+ * down on every CPU, then let them be handed out.  Called and returns
+ * with kmap_lock held (flags as saved), dropping it for the shootdown.
+ * false if there was nothing idle, or another CPU is reclaiming.
+ */
+static bool __pkmap_reclaim(unsigned long *flags)
+{
+	unsigned i, n = 0;
+
+	if (pkmap.pk_reclaiming)
+		return false;
+	for (i = 0; i < LAST_PKMAP; i++) {
+		if (pkmap.pk_slot[i].ps_page && !pkmap.pk_slot[i].ps_count) {
+			__pkmap_retire(i);
+			n++;
+		}
+	}
+	if (!n)
+		return false;
+	pkmap.pk_reclaiming = true;
+	spin_unlock_irqrestore(&pkmap.pk_lock, *flags);
+	flush_tlb_kernel_range(PKMAP_BASE, pkmap_addr(LAST_PKMAP));
+	spin_lock_irqsave(&pkmap.pk_lock, *flags);
+	for (i = 0; i < LAST_PKMAP; i++)
+		pkmap.pk_slot[i].ps_stale = false;
+	pkmap.pk_reclaiming = false;
+	return true;
 }
 
 /**
@@ -112,7 +172,7 @@ static unsigned __pkmap_new(struct page *page)
  * @page: the page; lowmem pages return page_address()
  *
  * May wait for a free slot (bounded; panics after KMAP_WAIT_MS, which
- * means slots leak).  Not from interrupt context.
+ * means slots leak).  Not from interrupt context; interrupts on.
  */
 void *kmap(struct page *page)
 {
@@ -127,10 +187,14 @@ void *kmap(struct page *page)
 	for (;;) {
 		spin_lock_irqsave(&pkmap.pk_lock, flags);
 		i = __pkmap_find(page);
-		if (i == PKMAP_NONE)
+		if (i == PKMAP_NONE) {
 			i = __pkmap_new(page);
+			if (i == PKMAP_NONE && __pkmap_reclaim(&flags))
+				i = __pkmap_new(page);
+		}
 		if (i != PKMAP_NONE) {
-			pkmap.pk_slot[i].ps_count++;
+			if (pkmap.pk_slot[i].ps_count++ == 0)
+				pkmap.pk_used++;
 			spin_unlock_irqrestore(&pkmap.pk_lock, flags);
 			return (void *)pkmap_addr(i);
 		}
@@ -149,12 +213,11 @@ void *kmap(struct page *page)
  * kunmap - undo one kmap() of page
  * @page: as given to kmap(); lowmem pages need nothing
  *
- * The slot is freed (PTE cleared, TLB entry invalidated) with its last
- * user.  Panics if page is not kmapped.  Any context but NMI.
+ * With its last user gone the slot turns idle: still mapped, until a
+ * kmap() reclaims it.  Panics if page is not kmapped.  Any context but NMI.
  */
 void kunmap(struct page *page)
 {
-	struct pkmap_slot *s;
 	unsigned long flags;
 	unsigned i;
 
@@ -162,22 +225,18 @@ void kunmap(struct page *page)
 		return;
 	spin_lock_irqsave(&pkmap.pk_lock, flags);
 	i = __pkmap_find(page);
-	if (i == PKMAP_NONE)
+	if (i == PKMAP_NONE || pkmap.pk_slot[i].ps_count == 0)
 		panic("kunmap: frame %#llx is not kmapped",
 		      (unsigned long long)page_to_pfn(page));
-	s = &pkmap.pk_slot[i];
-	if (--s->ps_count == 0) {
-		u16 *link = &pkmap.pk_hash[pkmap_bucket(page)];
-
-		while (*link != i)
-			link = &pkmap.pk_slot[*link].ps_next;
-		*link = s->ps_next;
-		s->ps_next = PKMAP_NONE;
-		s->ps_page = NULL;
+	if (--pkmap.pk_slot[i].ps_count == 0)
 		pkmap.pk_used--;
-		pgtable_unmap(pkmap_addr(i));
-	}
 	spin_unlock_irqrestore(&pkmap.pk_lock, flags);
+}
+
+/* This CPU's kmap_atomic slot at depth d. */
+static unsigned long km_addr(const struct cpu *c, unsigned d)
+{
+	return FIXMAP_BASE + ((unsigned long)c->c_id * KM_SLOTS + d) * PAGE_SIZE;
 }
 
 /**
@@ -189,14 +248,15 @@ void kunmap(struct page *page)
 void *kmap_atomic(struct page *page)
 {
 	unsigned long flags, va;
+	struct cpu *c;
 
 	if (!PageHighMem(page))
 		return page_address(page);
 	local_irq_save(flags);
-	if (km_depth >= KM_SLOTS)
+	c = this_cpu();
+	if (c->c_km_depth >= KM_SLOTS)
 		panic("kmap_atomic: nested more than %u deep", KM_SLOTS);
-	va = FIXMAP_BASE + (unsigned long)km_depth * PAGE_SIZE;
-	km_depth++;
+	va = km_addr(c, c->c_km_depth++);
 	pgtable_map(va, page_to_phys(page), PTE_RW | pte_nx);
 	local_irq_restore(flags);
 	return (void *)va;
@@ -211,15 +271,17 @@ void *kmap_atomic(struct page *page)
 void kunmap_atomic(void *addr)
 {
 	unsigned long va = (unsigned long)addr & PAGE_MASK, flags;
+	struct cpu *c;
 
-	if (va < FIXMAP_BASE || va >= FIXMAP_BASE + KM_SLOTS * PAGE_SIZE)
+	if (va < FIXMAP_BASE)
 		return;		/* a lowmem page: nothing was mapped */
 	local_irq_save(flags);
-	if (km_depth == 0 || va != FIXMAP_BASE + (km_depth - 1) * PAGE_SIZE)
-		panic("kunmap_atomic: %p is not the innermost mapping (depth %u)",
-		      addr, km_depth);
+	c = this_cpu();
+	if (c->c_km_depth == 0 || va != km_addr(c, c->c_km_depth - 1))
+		panic("kunmap_atomic: %p is not CPU %u's innermost mapping (depth %u)",
+		      addr, c->c_id, c->c_km_depth);
 	pgtable_unmap(va);
-	km_depth--;
+	c->c_km_depth--;
 	local_irq_restore(flags);
 }
 
@@ -256,5 +318,5 @@ unsigned kmap_slots_used(void)
 
 unsigned kmap_atomic_depth(void)
 {
-	return READ_ONCE(km_depth);
+	return READ_ONCE(this_cpu()->c_km_depth);
 }

@@ -7,7 +7,7 @@
  *	C0000000  lowmem linear map, phys 0 .. mm_lowmem_end (<= 896 MiB)
  *	F8800000  vmalloc area: ioremap (8 MiB guard gap below it)
  *	FF000000  pkmap: LAST_PKMAP persistent kmap slots
- *	FFE00000  fixmap: kmap_atomic slots, then unmapped to the top
+ *	FFC00000  fixmap: KM_SLOTS kmap_atomic slots for each of NR_CPUS CPUs
  *
  * Below C0000000 nothing is mapped once mm_init() has run, so a NULL
  * dereference (or any user-range address) faults.
@@ -16,13 +16,16 @@
 #define KERNEL_MM_MM_INTERNAL_H
 
 #include "kernel/mm/page.h"
+#include "kernel/percpu.h"
 
 #define VMALLOC_START	0xF8800000UL
 #define VMALLOC_END	0xFF000000UL
 #define PKMAP_BASE	0xFF000000UL
 #define LAST_PKMAP	512		/* persistent kmap slots: one page table */
-#define FIXMAP_BASE	0xFFE00000UL
+#define FIXMAP_BASE	0xFFC00000UL
 #define KM_SLOTS	16		/* kmap_atomic nesting depth per CPU */
+#define FIXMAP_PAGES	(NR_CPUS * KM_SLOTS)
+#define FIXMAP_TABLES	(FIXMAP_PAGES / PTRS_PER_TABLE)
 
 /*
  * PAE paging structures, Intel SDM Vol. 3A section 4.4 (PAE paging),
@@ -49,8 +52,10 @@ typedef u64 pte_t;
 
 _Static_assert(sizeof(pte_t) == 8, "PAE entries are 64 bits");
 _Static_assert(PTRS_PER_TABLE * sizeof(pte_t) == PAGE_SIZE, "a table fills a page");
-_Static_assert(LAST_PKMAP <= PTRS_PER_TABLE && KM_SLOTS <= PTRS_PER_TABLE,
-	       "pkmap and fixmap have one page table each");
+_Static_assert(LAST_PKMAP <= PTRS_PER_TABLE, "pkmap has one page table");
+_Static_assert(FIXMAP_PAGES % PTRS_PER_TABLE == 0 &&
+	       FIXMAP_BASE + FIXMAP_TABLES * PAGE_2M - 1 == 0xFFFFFFFFUL,
+	       "fixmap: whole page tables, up to the top of the address space");
 _Static_assert(VMALLOC_START % PAGE_2M == 0 && PKMAP_BASE % PAGE_2M == 0 &&
 	       FIXMAP_BASE % PAGE_2M == 0, "areas start on a page-directory entry");
 _Static_assert(VMALLOC_START >= PAGE_OFFSET + (896UL << 20) + (8UL << 20) &&
@@ -75,9 +80,24 @@ void pgtable_init(u64 lowmem_end);
  */
 pte_t *pgtable_pte_slot(unsigned long va, bool alloc);
 
-/* Map va to pa with prot (PTE_* bits besides P and the address); flushes va. */
+/*
+ * Map va to pa with prot (PTE_* bits besides P and the address), or clear
+ * va's entry.  Either invalidates va in this CPU's TLB only: before a
+ * cleared address, or the frame it mapped, is used again, every other
+ * CPU must drop it too (flush_tlb_kernel_range).
+ */
 void pgtable_map(unsigned long va, phys_addr_t pa, pte_t prot);
 void pgtable_unmap(unsigned long va);
+
+/*
+ * flush_tlb_kernel_range - invalidate [start, end) in every online CPU's TLB
+ *
+ * The shootdown of SDM 3A 4.10.5: this CPU invalidates its own entries and
+ * interrupts the others to do the same, and waits until they have.  Call
+ * with interrupts on and no spinlock held (kernel/smp_call.c's rules) when
+ * other CPUs are online; with one CPU online, any context.
+ */
+void flush_tlb_kernel_range(unsigned long start, unsigned long end);
 
 /*
  * The effective mapping of va: 0 if unmapped, else the entry (PDE for a

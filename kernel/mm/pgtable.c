@@ -37,7 +37,7 @@ static u64 kernel_pdpt[4] __aligned(32);
 static pte_t kernel_pd[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
 static pte_t image_pt[IMAGE_PTS][PTRS_PER_TABLE] __aligned(PAGE_SIZE);
 static pte_t pkmap_pt[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
-static pte_t fixmap_pt[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
+static pte_t fixmap_pt[FIXMAP_TABLES][PTRS_PER_TABLE] __aligned(PAGE_SIZE);
 
 /*
  * Write a 64-bit entry with 32-bit stores so that the CPU never sees a
@@ -106,8 +106,9 @@ void pgtable_init(u64 lowmem_end)
 	memset(fixmap_pt, 0, sizeof(fixmap_pt));
 	kernel_pd[(PKMAP_BASE - PAGE_OFFSET) / PAGE_2M] =
 		((unsigned long)pkmap_pt - PAGE_OFFSET) | PTE_P | PTE_RW;
-	kernel_pd[(FIXMAP_BASE - PAGE_OFFSET) / PAGE_2M] =
-		((unsigned long)fixmap_pt - PAGE_OFFSET) | PTE_P | PTE_RW;
+	for (i = 0; i < FIXMAP_TABLES; i++)
+		kernel_pd[(FIXMAP_BASE - PAGE_OFFSET) / PAGE_2M + i] =
+			((unsigned long)fixmap_pt[i] - PAGE_OFFSET) | PTE_P | PTE_RW;
 
 	/* PDPTEs take only P, PWT, PCD and the address (SDM table 4-8). */
 	memset(kernel_pdpt, 0, sizeof(kernel_pdpt));
@@ -125,8 +126,11 @@ pte_t *pgtable_pte_slot(unsigned long va, bool alloc)
 
 	if (va >= PKMAP_BASE && va < PKMAP_BASE + LAST_PKMAP * PAGE_SIZE)
 		return &pkmap_pt[(va - PKMAP_BASE) >> PAGE_SHIFT];
-	if (va >= FIXMAP_BASE && va < FIXMAP_BASE + KM_SLOTS * PAGE_SIZE)
-		return &fixmap_pt[(va - FIXMAP_BASE) >> PAGE_SHIFT];
+	if (va >= FIXMAP_BASE) {
+		unsigned idx = (va - FIXMAP_BASE) >> PAGE_SHIFT;
+
+		return &fixmap_pt[idx / PTRS_PER_TABLE][idx % PTRS_PER_TABLE];
+	}
 	if (va < VMALLOC_START || va >= VMALLOC_END)
 		return NULL;
 	pdi = (va - PAGE_OFFSET) / PAGE_2M;

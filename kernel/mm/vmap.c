@@ -84,29 +84,46 @@ static unsigned __vmap_reserve(unsigned n)
 }
 
 /*
- * Unmap the area that starts at index i, freeing its frames if it came
- * from vmalloc(); who names the caller for the panic on a bad address.
- * Caller holds vmap_lock.
+ * Unmap the mapping that starts at va and free its frames if it came from
+ * vmalloc(); who names the caller for the panic on a bad address.  The
+ * range stays reserved and the frames ours until the TLB shootdown has
+ * made every CPU forget the old translations: only then may another
+ * mapping, or another owner of a frame, see them.
  */
-static void __vmap_release(unsigned i, bool is_vmalloc, const char *who, const void *addr)
+static void vmap_release(unsigned long va, bool is_vmalloc, const char *who, const void *addr)
 {
-	unsigned long size;
-	pte_t first;
+	unsigned at = (unsigned)((va - VMALLOC_START) / PAGE_SIZE), i, n;
+	struct page *page, *next;
+	unsigned long flags, size;
+	LIST_HEAD(frames);
+	pte_t pte;
 
-	if (!used(i) || (i > 0 && used(i - 1)))
+	spin_lock_irqsave(&vmap_lock, flags);
+	if (!used(at) || (at > 0 && used(at - 1)))
 		panic("%s: %p is not the start of a mapping", who, addr);
-	first = pgtable_lookup(vmap_va(i), &size);
-	if (!!(first & PTE_VMALLOC) != is_vmalloc)
+	pte = pgtable_lookup(va, &size);
+	if (!!(pte & PTE_VMALLOC) != is_vmalloc)
 		panic("%s: %p was mapped by %s", who, addr, is_vmalloc ? "ioremap" : "vmalloc");
-	for (; i < VMAP_PAGES && used(i); i++) {
-		pte_t pte = pgtable_lookup(vmap_va(i), &size);
-
+	for (i = at; i < VMAP_PAGES && used(i); i++) {
+		pte = pgtable_lookup(vmap_va(i), &size);
 		pgtable_unmap(vmap_va(i));
-		set_used(i, false);
-		vmap_nr_used--;
 		if (is_vmalloc && pte)
-			__free_page(pfn_to_page((pte & PTE_ADDR_MASK) >> PAGE_SHIFT));
+			list_add(&pfn_to_page((pte & PTE_ADDR_MASK) >> PAGE_SHIFT)->lru, &frames);
 	}
+	spin_unlock_irqrestore(&vmap_lock, flags);
+	n = i - at;
+
+	flush_tlb_kernel_range(vmap_va(at), vmap_va(at + n));
+	list_for_each_entry_safe(page, next, &frames, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+	}
+
+	spin_lock_irqsave(&vmap_lock, flags);
+	for (i = at; i < at + n; i++)
+		set_used(i, false);
+	vmap_nr_used -= n;
+	spin_unlock_irqrestore(&vmap_lock, flags);
 }
 
 /**
@@ -152,18 +169,20 @@ void *ioremap(phys_addr_t phys, size_t size)
 	return (void *)va;
 }
 
-/* Undo ioremap(); addr is what it returned (or any address in the first page). */
+/*
+ * Undo ioremap(); addr is what it returned (or any address in the first
+ * page).  Not from interrupt context; interrupts on once other CPUs run
+ * (the TLB shootdown).
+ */
 void iounmap(void *addr)
 {
-	unsigned long va = (unsigned long)addr & PAGE_MASK, flags;
+	unsigned long va = (unsigned long)addr & PAGE_MASK;
 
 	if (!addr)
 		return;
 	if (va < VMALLOC_START || va >= VMALLOC_END)
 		panic("iounmap: %p is not in the ioremap area", addr);
-	spin_lock_irqsave(&vmap_lock, flags);
-	__vmap_release((va - VMALLOC_START) / PAGE_SIZE, false, "iounmap", addr);
-	spin_unlock_irqrestore(&vmap_lock, flags);
+	vmap_release(va, false, "iounmap", addr);
 }
 
 /**
@@ -212,18 +231,19 @@ unlock:
 	return (void *)va;
 }
 
-/* Undo vmalloc(): unmap and free its frames.  addr is what vmalloc returned, or NULL. */
+/*
+ * Undo vmalloc(): unmap and free its frames.  addr is what vmalloc
+ * returned, or NULL.  The context rules of iounmap().
+ */
 void vfree(void *addr)
 {
-	unsigned long va = (unsigned long)addr, flags;
+	unsigned long va = (unsigned long)addr;
 
 	if (!addr)
 		return;
 	if (va < VMALLOC_START || va >= VMALLOC_END || !IS_ALIGNED(va, PAGE_SIZE))
 		panic("vfree: %p did not come from vmalloc", addr);
-	spin_lock_irqsave(&vmap_lock, flags);
-	__vmap_release((va - VMALLOC_START) / PAGE_SIZE, true, "vfree", addr);
-	spin_unlock_irqrestore(&vmap_lock, flags);
+	vmap_release(va, true, "vfree", addr);
 }
 
 unsigned vmap_pages_used(void)

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Several CPUs: every processor QEMU gives is started and every self-test
-# passes with 1, 2, 4 and 8 of them (TCG runs each on a host thread);
+# passes with 1, 2, 4 and 8 of them (TCG runs each on a host thread),
+# among them the TLB shootdown and the per-CPU kmap_atomic slots;
 # nosmp and maxcpus= limit the count; the same on UEFI firmware (OVMF's
 # MADT, and a trampoline page below 1 MiB taken from OVMF's memory map).
 . "$(dirname "$0")/lib.bash"
 
 for n in 1 2 4 8; do
-	boot smp-$n --machine q35 --mem 512M --timeout 300 --cmdline 'selftest=*' -- -smp $n
+	# 1280M: highmem, so kmap_atomic and the kmap slots map pages for real.
+	boot smp-$n --machine q35 --mem 1280M --timeout 300 --cmdline 'selftest=*' -- -smp $n
 	expect_rc "smp/$n/selftests" 0
 	expect_out "smp/$n/summary" '^selftest: [1-9][0-9]* passed, 0 failed'
 	expect_out "smp/$n/timers" "^smp: $n CPUs online, every other CPU's timer ticks"
 	expect_out "smp/$n/watchdog" "$([ $n -gt 1 ] && echo "watchdog: CPU 1 stuck with interrupts off" || echo "one CPU: nobody to watch")"
 	expect_no_out "smp/$n/no-failed-cpu" 'did not start|not delivered|took a call'
+	expect_out "smp/$n/tlb-shootdown" "^tlb: $n CPUs read 0x[0-9a-f]+ through its new mapping"
+	expect_out "smp/$n/kmap-atomic-per-cpu" "^kmap_atomic: $n CPUs, [0-9]+ rounds each, every one in its own slots"
 	[ $n -gt 1 ] && expect_out "smp/$n/online" "smp: $n of $n CPUs online"
 done
 
