@@ -131,9 +131,14 @@ static bool blk_mq_fill_from_elevator(struct blk_mq_hw_ctx *hctx)
 	}
 	q->q_rerun = false;	/* blk_dispatch_add asked for runs: only other queues need one */
 	spin_unlock_irqrestore(q->q_lock, flags);
+	/*
+	 * Other queues that were handed requests run too; not those that
+	 * merely share the elevator: one that holds requests back (kyber)
+	 * would have them run each other for nothing, forever.
+	 */
 	if (q->q_nr_hw_queues > 1)
 		for (i = 0; i < q->q_nr_hw_queues; i++)
-			if (q->q_hctx[i] != hctx && blk_mq_hctx_has_work(q->q_hctx[i]))
+			if (q->q_hctx[i] != hctx && !list_empty(&q->q_hctx[i]->dispatch))
 				blk_mq_run_hw_queue(q->q_hctx[i], true);
 	return got;
 }

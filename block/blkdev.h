@@ -90,6 +90,7 @@ struct queue_limits {
 #define RQF_POOL	0x0040u		/* from the queue's pool (else atomic) */
 #define RQF_TIMED	0x0080u		/* on the timeout list */
 #define RQF_TIMING_OUT	0x0100u		/* mq: past its deadline, with ops->timeout */
+#define RQF_ELV_COUNTED	0x0200u		/* the elevator counts it in flight (kyber) */
 
 typedef void (rq_end_io_fn)(struct request *rq, int error);
 

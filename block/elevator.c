@@ -4,8 +4,8 @@
  * scheduler of a live queue.
  *
  * Layer: between blk-core.c and blk-request.c (which call the elv_*
- * functions with the queue lock held) and the schedulers (noop-iosched.c, deadline-iosched.c,
- * which see only their ops).  Every request waiting in a scheduler is in
+ * functions with the queue lock held) and the schedulers (noop-iosched.c,
+ * deadline-iosched.c, kyber-iosched.c, which see only their ops).  Every request waiting in a scheduler is in
  * two hashes: by end sector (a bio starting there back-merges) and by
  * start sector (a bio ending there front-merges).  After a merge the grown
  * request is checked against its new neighbour, so a bio that fills the
@@ -26,13 +26,14 @@
 
 static const struct elevator_type *const elevators[] = {
 	&elevator_deadline,
+	&elevator_kyber,
 	&elevator_noop,
 };
 
 /* elevator=NAME on the command line: the scheduler of new queues. */
 static const char *elevator_param = "deadline";
 #ifndef HOST_TEST
-PARAM_STR("elevator", elevator_param, "I/O scheduler for new queues (noop, deadline)");
+PARAM_STR("elevator", elevator_param, "I/O scheduler for new queues (noop, deadline, kyber)");
 #endif
 
 const char *elv_default_name(void)

@@ -69,6 +69,7 @@ struct elevator_queue {
 
 extern const struct elevator_type elevator_noop;
 extern const struct elevator_type elevator_deadline;
+extern const struct elevator_type elevator_kyber;
 
 /* elevator.c */
 const struct elevator_type *elv_find(const char *name);

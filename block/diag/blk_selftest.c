@@ -308,12 +308,14 @@ static int st_ram_noplug(void) { return stress_ram("deadline", false, false, 3);
 static int st_ram_noop_noplug(void) { return stress_ram("noop", false, false, 4); }
 static int st_ram_tiny(void) { return stress_ram("deadline", true, true, 5); }
 static int st_ram_tiny_noop(void) { return stress_ram("noop", false, true, 6); }
+static int st_ram_kyber(void) { return stress_ram("kyber", true, false, 7); }
 SELFTEST("block/stress/ram_noop", st_ram_noop);
 SELFTEST("block/stress/ram_deadline", st_ram_deadline);
 SELFTEST("block/stress/ram_deadline_noplug", st_ram_noplug);
 SELFTEST("block/stress/ram_noop_noplug", st_ram_noop_noplug);
 SELFTEST("block/stress/ram_tiny_limits", st_ram_tiny);
 SELFTEST("block/stress/ram_tiny_limits_noop", st_ram_tiny_noop);
+SELFTEST("block/stress/ram_kyber", st_ram_kyber);
 
 static int st_mem(void)
 {
@@ -343,6 +345,9 @@ static int stress_nullb_mq(const char *elv, u32 hw, u32 irqmode, bool poll, u64 
 	if (!nb)
 		return st_fail("cannot create a multi-queue null device");
 	err = elevator_switch(nb->nb_queue, elv);
+	/* kyber: at most 2 writes in flight, so that it holds requests back */
+	if (!err && !strcmp(elv, "kyber"))
+		err = elv_tunable_set(nb->nb_queue, "max_depth", 2);
 	if (err)
 		err = st_fail("elevator %s: %d", elv, err);
 	else
@@ -355,10 +360,14 @@ static int st_mq_none(void) { return stress_nullb_mq("none", 1, 0, false, 21); }
 static int st_mq_deadline_timer(void) { return stress_nullb_mq("deadline", 1, 1, false, 22); }
 static int st_mq_noop_4hw_soft(void) { return stress_nullb_mq("noop", 4, 2, false, 23); }
 static int st_mq_none_4hw_poll(void) { return stress_nullb_mq("none", 4, 0, true, 24); }
+static int st_mq_kyber_timer(void) { return stress_nullb_mq("kyber", 1, 1, false, 25); }
+static int st_mq_kyber_4hw_soft(void) { return stress_nullb_mq("kyber", 4, 2, false, 26); }
 SELFTEST("block/stress/mq_none", st_mq_none);
 SELFTEST("block/stress/mq_deadline_timer", st_mq_deadline_timer);
 SELFTEST("block/stress/mq_noop_4hw_soft", st_mq_noop_4hw_soft);
 SELFTEST("block/stress/mq_none_4hw_poll", st_mq_none_4hw_poll);
+SELFTEST("block/stress/mq_kyber_timer", st_mq_kyber_timer);
+SELFTEST("block/stress/mq_kyber_4hw_soft", st_mq_kyber_4hw_soft);
 
 /* Does this machine have RAM above 4 GiB (more frames than fit below)? */
 static bool st_ram_above_4g(void)

@@ -25,7 +25,7 @@ expect_rc "block/shell-run" 0
 expect_out "block/bench-verify-pass" '^(\[[ 0-9.]+\] )?BENCH verify bs=1M MiB=8 seed=1 sectors=16384 bad=0 .*result=PASS'
 expect_out "block/bench-nullb-qd1" 'BENCH randread qd=1 bs=4K span_MiB=1024 ios=20000 '
 expect_out "block/bench-nullb-qd32" 'BENCH randread qd=32 bs=4K span_MiB=1024 ios=20000 .*engine=blk-async$'
-expect_out "block/elevator-switch" 'ram0: deadline \[noop\]'
+expect_out "block/elevator-switch" 'ram0: deadline kyber \[noop\]'
 expect_out "block/blktrace-split" ' X +W [0-9]+ \+ [0-9]+ \[[0-9]+\]$'
 expect_out "block/blktrace-bounce" ' B +W '
 # iostat columns: name rd_ios rd_merges rd_sectors rd_ms wr_ios wr_merges

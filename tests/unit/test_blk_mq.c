@@ -375,7 +375,7 @@ static void fd_drain(void)
 	CHECK_EQ(fd->inflight, 0);
 }
 
-static const char *const elvs[] = { "none", "noop", "deadline" };
+static const char *const elvs[] = { "none", "noop", "deadline", "kyber" };
 
 /* The randomized stress on hw hardware queues, starting on elevator elv. */
 static void mq_stress(const char *elv, u32 hw, bool switching)
@@ -384,6 +384,8 @@ static void mq_stress(const char *elv, u32 hw, bool switching)
 
 	rnd_state = 7 + hw * 31 + (u32)strlen(elv);
 	fd_create(hw, 16, elv);
+	if (!strcmp(elv, "kyber"))	/* two writes in flight: it holds requests back */
+		CHECK_EQ(elv_tunable_set(fd->q, "max_depth", 2), 0);
 	fd->busy_pct = 10;
 	fd->requeue_pct = 3;
 	for (i = 0; i < 6000; i++) {
@@ -402,7 +404,7 @@ static void mq_stress(const char *elv, u32 hw, bool switching)
 		else
 			fd_submit(kind, first, nr, 0, ++gen);
 		if (switching && i % 500 == 250)
-			CHECK_EQ(elevator_switch(fd->q, elvs[rnd() % 3]), 0);
+			CHECK_EQ(elevator_switch(fd->q, elvs[rnd() % ARRAY_SIZE(elvs)]), 0);
 		if (rnd() % 4 == 0) {
 			blk_unplug(fd->q);
 			cpu_idle_once();
@@ -440,6 +442,8 @@ static void test_stress_deadline_1(void) { mq_stress("deadline", 1, false); }
 static void test_stress_none_3(void) { mq_stress("none", 3, false); }
 static void test_stress_deadline_3(void) { mq_stress("deadline", 3, false); }
 static void test_stress_switching(void) { mq_stress("deadline", 3, true); }
+static void test_stress_kyber_1(void) { mq_stress("kyber", 1, false); }
+static void test_stress_kyber_3(void) { mq_stress("kyber", 3, false); }
 
 /* PREFLUSH / FUA on a device with a volatile cache and no FUA: the ordering promise. */
 static void flush_case(u32 flush_flags, const char *elv)
@@ -557,6 +561,8 @@ static const struct unit_case cases[] = {
 	{ "mq/stress_none_3hw", test_stress_none_3 },
 	{ "mq/stress_deadline_3hw", test_stress_deadline_3 },
 	{ "mq/stress_elevator_switching", test_stress_switching },
+	{ "mq/stress_kyber_1hw", test_stress_kyber_1 },
+	{ "mq/stress_kyber_3hw", test_stress_kyber_3 },
 	{ "mq/flush_cache_no_fua", test_flush_cache_no_fua },
 	{ "mq/flush_cache_fua", test_flush_cache_fua },
 };

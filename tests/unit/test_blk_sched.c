@@ -317,12 +317,141 @@ static void test_bounce_alignment_packing(void)
 	CHECK_EQ(host_mempool_live, 0);
 }
 
+/* Pull requests until the scheduler holds back; they stay with the "driver". */
+static int pull_all(struct request_queue *q, struct request **got, int max)
+{
+	int n = 0;
+
+	while (n < max && (got[n] = pull(q)) != NULL)
+		n++;
+	return n;
+}
+
+/* Reads go first and are never held back; writes stop at max_depth in flight. */
+static void test_kyber_write_depth(void)
+{
+	struct tdev *td = manual_dev("kyber");
+	struct request *got[16];
+	int i, n;
+
+	CHECK_EQ(elv_tunable_set(td->td_q, "max_depth", 2), 0);
+	for (i = 0; i < 4; i++)
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 1000 + i * 100,
+							 8, 0, i));
+	for (i = 4; i < 7; i++)
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, 0, i * 100, 8, 0, i));
+	n = pull_all(td->td_q, got, 16);
+	CHECK_EQ(n, 5);			/* three reads, then two writes */
+	for (i = 0; i < n; i++)
+		CHECK(rq_is_write(got[i]) == (i >= 3));
+	end(got[3]);			/* a write ends: one more may go */
+	got[3] = pull(td->td_q);
+	CHECK(got[3] && rq_is_write(got[3]));
+	CHECK(pull(td->td_q) == NULL);
+	for (i = 0; i < n; i++)
+		end(got[i]);
+	n = pull_all(td->td_q, got, 16);
+	CHECK_EQ(n, 1);			/* the last write */
+	end(got[0]);
+	finish_manual(td, 7);
+}
+
+/* One read that the "device" takes us microseconds to serve. */
+static void kyber_read(struct tdev *td, u64 us)
+{
+	struct request *rq;
+
+	blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, 0, 50000, 8, 0, 200));
+	rq = pull(td->td_q);
+	CHECK(rq && !rq_is_write(rq));
+	host_advance_ns(us * NSEC_PER_USEC);
+	if (rq)
+		end(rq);
+	tbio_free(tbios[200]);
+}
+
+/* How many of 16 queued writes the scheduler lets through at once. */
+static int kyber_depth(struct tdev *td)
+{
+	struct request *got[16], *w;
+	int i, n;
+
+	for (i = 0; i < 16; i++)
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, i * 100,
+							 8, 0, i));
+	n = pull_all(td->td_q, got, 16);
+	for (i = 0; i < n; i++)
+		end(got[i]);
+	while ((w = pull(td->td_q)) != NULL)
+		end(w);
+	tbio_free_slots(16);
+	return n;
+}
+
+/*
+ * A window of reads slower than the target halves the write depth; fast
+ * reads grow it back, by a quarter (at least one) a window, to max_depth.
+ */
+static void test_kyber_feedback(void)
+{
+	struct tdev *td = manual_dev("kyber");
+	int i;
+
+	CHECK_EQ(elv_tunable_set(td->td_q, "read_lat_us", 100), 0);
+	CHECK_EQ(elv_tunable_set(td->td_q, "window_ms", 10), 0);
+	CHECK_EQ(elv_tunable_set(td->td_q, "max_depth", 8), 0);
+	CHECK_EQ(kyber_depth(td), 8);
+	for (i = 0; i < 10; i++)
+		kyber_read(td, 1000);		/* 1 ms reads against 100 us */
+	CHECK_EQ(kyber_depth(td), 4);
+	for (i = 0; i < 10; i++)
+		kyber_read(td, 1000);
+	CHECK_EQ(kyber_depth(td), 2);
+	for (i = 0; i < 500 * 3; i++)
+		kyber_read(td, 20);		/* three windows: 2 -> 3 -> 4 -> 5 */
+	CHECK_EQ(kyber_depth(td), 5);
+	for (i = 0; i < 500 * 3; i++)
+		kyber_read(td, 20);
+	CHECK_EQ(kyber_depth(td), 8);
+	finish_manual(td, 0);
+}
+
+/* With read_lat_us=0 the target is twice the read latency learnt without writes. */
+static void test_kyber_learns_idle_latency(void)
+{
+	struct tdev *td = manual_dev("kyber");
+	struct request *w[2];
+	int i;
+
+	CHECK_EQ(elv_tunable_set(td->td_q, "window_ms", 10), 0);
+	CHECK_EQ(elv_tunable_set(td->td_q, "max_depth", 8), 0);
+	for (i = 0; i < 400; i++)
+		kyber_read(td, 50);		/* idle: ~50 us, target ~100 us */
+	CHECK_EQ(kyber_depth(td), 8);
+	/* With writes in flight, reads take 6x as long: throttled. */
+	for (i = 0; i < 2; i++)
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, 90000 + i * 100,
+							 8, 0, 100 + i));
+	CHECK_EQ(pull_all(td->td_q, w, 2), 2);
+	for (i = 0; i < 40; i++)
+		kyber_read(td, 300);
+	end(w[0]);
+	end(w[1]);
+	tbio_free(tbios[100]);
+	tbio_free(tbios[101]);
+	CHECK(kyber_depth(td) < 8);
+	finish_manual(td, 0);
+}
+
 static const struct unit_case cases[] = {
 	{ "elevator/noop_fifo", test_noop_fifo },
 	{ "elevator/deadline_sorted_sweep", test_deadline_sorted_sweep },
 	{ "elevator/deadline_expired_read_first", test_deadline_expired_read_first },
 	{ "elevator/deadline_writes_starved", test_deadline_writes_starved },
 	{ "elevator/deadline_tunables", test_deadline_tunables },
+	{ "elevator/kyber_write_depth", test_kyber_write_depth },
+	{ "elevator/kyber_feedback", test_kyber_feedback },
+	{ "elevator/kyber_learns_idle_latency", test_kyber_learns_idle_latency },
 	{ "tag/depth_find_invalidate_share", test_tags },
 	{ "bounce/decisions", test_bounce_decisions },
 	{ "bounce/roundtrip_32bit", test_bounce_roundtrip },

@@ -1,0 +1,259 @@
+/*
+ * The kyber scheduler: low read latency next to a saturating writer,
+ * by limiting how many writes the device holds at once.
+ *
+ * Why this design: on a queueing device (NCQ, NVMe, virtio) a read that
+ * arrives behind 32 large writes waits for the device to work through
+ * them, whatever order the scheduler keeps; sorting (deadline) and
+ * fairness between processes (BFQ, CFQ) cannot help there, only a
+ * limit on what is in flight can.  Linux's Kyber (4.12) showed that such
+ * a limit, steered by measured latency, needs very little state: a
+ * FIFO and a token count per class of request.  This is the same idea,
+ * with its own feedback rule.
+ *
+ * Requests fall in three classes: reads, writes, and the rest (flushes,
+ * discards, write-zeroes).  Each waits in arrival order.  Reads are
+ * dispatched first and never limited; writes and the rest only while
+ * fewer than their depth are in flight.  Every window_ms the read
+ * latencies measured in the window (dispatch to completion, in a small
+ * histogram) are compared with the target: a 99th percentile above it
+ * halves the write depth; one at or below it, or a window without reads,
+ * grows it by a quarter, back up to max_depth.  A writer alone thus
+ * keeps the whole queue, and a reader makes room for itself within a few
+ * windows.
+ *
+ * The target is read_lat_us, or with read_lat_us=0 (the default) twice
+ * the device's own read latency, learnt from reads that ran while no
+ * write was in flight: the scheduler adapts to a fast disk and a slow
+ * one alike.  Requests dispatched while another scheduler ran, or while
+ * the queue was in bypass, were not counted and are not uncounted; those
+ * an earlier kyber of the same queue counted end as free tokens.
+ *
+ * Tunables, per queue (elevator DEV kyber name=value):
+ *   read_lat_us  target read p99, us; 0 = twice the learnt idle latency
+ *   window_ms    how often the write depth is adjusted (50)
+ *   max_depth    most writes in flight (32, a full NCQ queue)
+ */
+#include "block/elevator.h"
+#include "kernel/errno.h"
+#include "kernel/time.h"
+#include "kernel/mm/slab.h"
+#include "lib/string.h"
+
+#define KY_WINDOW_MS		50u
+#define KY_MAX_DEPTH		32u
+#define KY_LAT_BUCKETS		24	/* bucket i: latency < 2^i us (i < 23), else 23 */
+#define KY_IDLE_INIT_US		1000u	/* idle read latency before any is measured */
+#define KY_IDLE_SHIFT		3	/* the idle latency moves 1/8 toward each sample */
+
+enum ky_class { KY_READ, KY_WRITE, KY_OTHER, KY_NR };
+
+struct kyber_data {
+	struct list_head	kd_fifo[KY_NR];		/* [q] waiting, oldest first */
+	u32			kd_inflight[KY_NR];	/* [q] dispatched, not yet ended */
+	u32			kd_write_depth;		/* [q] current limit of writes and rest */
+	u32			kd_hist[KY_LAT_BUCKETS]; /* [q] read latencies this window */
+	u32			kd_samples;		/* [q] in kd_hist */
+	u64			kd_window_ns;		/* [q] when the window began */
+	u32			kd_idle_us;		/* [q] learnt read latency, no writes */
+	u32			kd_throttles;		/* [q] windows that halved the depth */
+	/* tunables */
+	u32			kd_read_lat_us;
+	u32			kd_window_ms;
+	u32			kd_max_depth;
+};
+
+_Static_assert(KY_LAT_BUCKETS <= 32, "bucket index fits the shift");
+
+static struct kyber_data *kd_of(struct request_queue *q)
+{
+	return q->q_elevator->e_data;
+}
+
+static enum ky_class ky_class(const struct request *rq)
+{
+	if (blk_rq_is_discard(rq) || !rq->rq_bio || (rq->rq_cmd_flags & REQ_PREFLUSH))
+		return KY_OTHER;
+	return rq_is_write(rq) ? KY_WRITE : KY_READ;
+}
+
+static int kyber_init(struct request_queue *q, struct elevator_queue *e)
+{
+	struct kyber_data *kd = kzalloc(sizeof(*kd), GFP_KERNEL);
+	int i;
+
+	if (!kd)
+		return -ENOMEM;
+	for (i = 0; i < KY_NR; i++)
+		INIT_LIST_HEAD(&kd->kd_fifo[i]);
+	kd->kd_window_ms = KY_WINDOW_MS;
+	kd->kd_max_depth = KY_MAX_DEPTH;
+	kd->kd_write_depth = KY_MAX_DEPTH;
+	kd->kd_idle_us = KY_IDLE_INIT_US;
+	kd->kd_window_ns = ktime_ns();
+	e->e_data = kd;
+	return 0;
+}
+
+static void kyber_exit(struct elevator_queue *e)
+{
+	struct kyber_data *kd = e->e_data;
+	int i;
+
+	for (i = 0; i < KY_NR; i++)
+		KASSERT(list_empty(&kd->kd_fifo[i]));
+	kfree(kd);
+}
+
+static void kyber_add(struct request_queue *q, struct request *rq)
+{
+	list_add_tail(&rq->rq_fifo, &kd_of(q)->kd_fifo[ky_class(rq)]);
+}
+
+static void kyber_merged_requests(struct request_queue *q, struct request *rq,
+				  struct request *next)
+{
+	list_del_init(&next->rq_fifo);
+}
+
+/*
+ * From dispatch to completion rq_fifo_time holds the dispatch time, with
+ * the class in bits 1-2 (a request's class cannot be told from it once
+ * its bios have ended) and in bit 0 whether no write was in flight.
+ */
+#define KY_STAMP_BITS	3
+
+static u64 ky_stamp(u64 now, enum ky_class c, bool idle)
+{
+	return (now & ~((1ull << KY_STAMP_BITS) - 1)) | (u64)c << 1 | idle;
+}
+
+static enum ky_class ky_stamp_class(u64 stamp)
+{
+	return (enum ky_class)((stamp >> 1) & 3);
+}
+
+static u64 ky_stamp_ns(u64 stamp)
+{
+	return stamp & ~((1ull << KY_STAMP_BITS) - 1);
+}
+
+/* May a request of class c go to the driver now? */
+static bool ky_has_token(const struct kyber_data *kd, enum ky_class c)
+{
+	if (c == KY_READ)
+		return true;
+	return kd->kd_inflight[KY_WRITE] + kd->kd_inflight[KY_OTHER] <
+	       min(kd->kd_write_depth, kd->kd_max_depth);
+}
+
+static struct request *kyber_dispatch(struct request_queue *q, bool force)
+{
+	struct kyber_data *kd = kd_of(q);
+	struct request *rq;
+	int c;
+
+	for (c = 0; c < KY_NR; c++) {
+		if (list_empty(&kd->kd_fifo[c]) || !(force || ky_has_token(kd, c)))
+			continue;
+		rq = list_first_entry(&kd->kd_fifo[c], struct request, rq_fifo);
+		list_del_init(&rq->rq_fifo);
+		rq->rq_fifo_time = ky_stamp(ktime_ns(), c,
+					    kd->kd_inflight[KY_WRITE] + kd->kd_inflight[KY_OTHER] == 0);
+		rq->rq_state |= RQF_ELV_COUNTED;
+		kd->kd_inflight[c]++;
+		return rq;
+	}
+	return NULL;
+}
+
+static u32 ky_bucket(u64 us)
+{
+	u32 b = 0;
+
+	while (b < KY_LAT_BUCKETS - 1 && us >= (1ull << b))
+		b++;
+	return b;
+}
+
+/* The upper bound, in us, of the bucket holding the window's 99th percentile. */
+static u64 ky_p99_us(const struct kyber_data *kd)
+{
+	u32 want = kd->kd_samples - kd->kd_samples / 100, seen = 0, b;
+
+	for (b = 0; b < KY_LAT_BUCKETS; b++) {
+		seen += kd->kd_hist[b];
+		if (seen >= want)
+			break;
+	}
+	return 1ull << min(b, (u32)KY_LAT_BUCKETS - 1);
+}
+
+/* The end of a window: steer the write depth by the reads' p99. */
+static void ky_adjust(struct request_queue *q, struct kyber_data *kd, u64 now)
+{
+	u64 target = kd->kd_read_lat_us ? kd->kd_read_lat_us : 2ull * kd->kd_idle_us;
+	u32 depth = min(kd->kd_write_depth, kd->kd_max_depth);	/* max_depth may have shrunk */
+
+	if (kd->kd_samples && ky_p99_us(kd) > target) {
+		depth = max(depth / 2, 1u);
+		kd->kd_throttles++;
+	} else {
+		depth = min(depth + max(depth / 4, 1u), kd->kd_max_depth);
+	}
+	if (depth > kd->kd_write_depth)
+		q->q_rerun = true;	/* requests held back may go now */
+	kd->kd_write_depth = depth;
+	memset(kd->kd_hist, 0, sizeof(kd->kd_hist));
+	kd->kd_samples = 0;
+	kd->kd_window_ns = now;
+}
+
+static void kyber_completed(struct request_queue *q, struct request *rq)
+{
+	struct kyber_data *kd = kd_of(q);
+	enum ky_class c = ky_stamp_class(rq->rq_fifo_time);
+	u64 now = ktime_ns(), us;
+
+	if (!(rq->rq_state & RQF_ELV_COUNTED))
+		return;
+	rq->rq_state &= ~RQF_ELV_COUNTED;
+	if (kd->kd_inflight[c])		/* 0: counted by an earlier kyber of this queue */
+		kd->kd_inflight[c]--;
+	if (c == KY_READ) {
+		us = (now - ky_stamp_ns(rq->rq_fifo_time)) / NSEC_PER_USEC;
+		kd->kd_hist[ky_bucket(us)]++;
+		kd->kd_samples++;
+		if (rq->rq_fifo_time & 1) {
+			s64 d = (s64)min(us, (u64)0xffffffffu) - (s64)kd->kd_idle_us;
+
+			kd->kd_idle_us = (u32)max((s64)kd->kd_idle_us + d / (1 << KY_IDLE_SHIFT), 1ll);
+		}
+	} else if (!list_empty(&kd->kd_fifo[KY_WRITE]) || !list_empty(&kd->kd_fifo[KY_OTHER])) {
+		q->q_rerun = true;	/* a token came back to requests that wait for one */
+	}
+	if (now - kd->kd_window_ns >= (u64)kd->kd_window_ms * NSEC_PER_MSEC)
+		ky_adjust(q, kd, now);
+}
+
+static const struct elevator_ops kyber_ops = {
+	.elv_init		= kyber_init,
+	.elv_exit		= kyber_exit,
+	.elv_add		= kyber_add,
+	.elv_merged_requests	= kyber_merged_requests,
+	.elv_dispatch		= kyber_dispatch,
+	.elv_completed		= kyber_completed,
+};
+
+static const struct elv_tunable kyber_tunables[] = {
+	{ "read_lat_us", offsetof(struct kyber_data, kd_read_lat_us), 0, 10000000, "us" },
+	{ "window_ms", offsetof(struct kyber_data, kd_window_ms), 1, 10000, "ms" },
+	{ "max_depth", offsetof(struct kyber_data, kd_max_depth), 1, 1024, "requests" },
+};
+
+const struct elevator_type elevator_kyber = {
+	.et_name	= "kyber",
+	.et_ops		= &kyber_ops,
+	.et_tunables	= kyber_tunables,
+	.et_nr_tunables	= ARRAY_SIZE(kyber_tunables),
+};
