@@ -42,7 +42,7 @@ void bench_fixed(char *buf, size_t len, u64 num, u64 den, unsigned d)
 	bench_fmt_fixed(num, den ? den : 1, d, buf, len);
 }
 
-static void bench_record(struct bench_ctx *c, const struct bench_work *w, u64 ios, u64 ns)
+void bench_record(struct bench_ctx *c, const struct bench_work *w, u64 ios, u64 ns)
 {
 	struct bench_result *r;
 
@@ -56,7 +56,7 @@ static void bench_record(struct bench_ctx *c, const struct bench_work *w, u64 io
 	r->r_ns = ns;
 }
 
-static bool range_ok(struct bench_ctx *c, const struct bench_work *w, u64 len)
+bool bench_range_ok(struct bench_ctx *c, const struct bench_work *w, u64 len)
 {
 	if (w->bw_off + len > c->c_devsize || !w->bw_bs || (w->bw_bs & 511) || (w->bw_off & 511) ||
 	    w->bw_bs > BENCH_MAX_BS) {
@@ -87,7 +87,7 @@ static void run_seq(struct bench_ctx *c, const struct bench_work *w, bool wr)
 	u64 bs = w->bw_bs, done = 0, n = 0, o, t0, tf = 0, t;
 	int err;
 
-	if (!range_ok(c, w, w->bw_bytes))
+	if (!bench_range_ok(c, w, w->bw_bytes))
 		return;
 	progress_start(&c->c_pg, w->bw_name, w->bw_bytes);
 	t0 = ktime_ns();
@@ -122,7 +122,7 @@ static void run_seq(struct bench_ctx *c, const struct bench_work *w, bool wr)
 	bench_record(c, w, n, t);
 }
 
-static u64 span_of(struct bench_ctx *c, const struct bench_work *w)
+u64 bench_span(struct bench_ctx *c, const struct bench_work *w)
 {
 	u64 span = w->bw_span ? w->bw_span : c->c_devsize - min(w->bw_off, c->c_devsize);
 
@@ -134,14 +134,14 @@ static u64 span_of(struct bench_ctx *c, const struct bench_work *w)
 static void run_rand_qd1(struct bench_ctx *c, const struct bench_work *w, bool wr)
 {
 	char b1[24], secs[24], iops[24], mibps[24], avg[24], p50[24], p99[24], mx[24];
-	u64 span = span_of(c, w), nblk = span / w->bw_bs, n = 0, t0, t, o, el;
+	u64 span = bench_span(c, w), nblk = span / w->bw_bs, n = 0, t0, t, o, el;
 	u32 cap = w->bw_ios && w->bw_ios < BENCH_MAX_LAT ? (u32)w->bw_ios : BENCH_MAX_LAT;
 	struct aio_ctx *a = &c->c_aio;
 	struct bench_rng rng;
 	u32 *lat, kept;
 	int err;
 
-	if (!nblk || !range_ok(c, w, nblk * w->bw_bs))
+	if (!nblk || !bench_range_ok(c, w, nblk * w->bw_bs))
 		return;
 	aio_lat_keep(a, cap);	/* without memory: no percentiles, still a run */
 	bench_rng_seed(&rng, w->bw_seed);
@@ -247,13 +247,13 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, u32 
 {
 	char b1[24], secs[24], iops[24], mibps[24], per[24], fl[48] = "";
 	struct bench_async b = { .b_c = c, .b_w = w, .b_rw = rw };
-	u64 span = span_of(c, w), done, el, f0;
+	u64 span = bench_span(c, w), done, el, f0;
 	struct aio_ctx *a = &c->c_aio;
 	int err;
 
 	b.b_nblk = span / w->bw_bs;
 	b.b_qd = min((u32)w->bw_qd, a->ac_nslots);
-	if (!b.b_nblk || !range_ok(c, w, b.b_nblk * w->bw_bs))
+	if (!b.b_nblk || !bench_range_ok(c, w, b.b_nblk * w->bw_bs))
 		return;
 	bench_rng_seed(&b.b_rng, w->bw_seed);
 	progress_start(&c->c_pg, w->bw_name, w->bw_ios * w->bw_bs);
@@ -320,7 +320,7 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 	u64 bs = w->bw_bs, bad = 0, first_bad = ~0ULL, got0 = 0, got1 = 0, o, t0, tw = 0, tr = 0;
 	int err;
 
-	if (!range_ok(c, w, w->bw_bytes))
+	if (!bench_range_ok(c, w, w->bw_bytes))
 		return;
 	progress_start(&c->c_pg, w->bw_name, (do_write + do_read) * w->bw_bytes);
 	if (do_write) {
@@ -413,6 +413,8 @@ void bench_run_work(struct bench_ctx *c, struct bench_work *w)
 		run_verify(c, w, true, false);
 	else if (!strcmp(w->bw_name, "check"))
 		run_verify(c, w, false, true);
+	else if (!strcmp(w->bw_name, "mixed"))
+		bench_run_mixed(c, w);
 	else {
 		kprintf("BENCH warn unknown workload %s\n", w->bw_name);
 		c->c_failed = true;

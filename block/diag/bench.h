@@ -11,7 +11,10 @@
  * Workload: NAME[:key=val]...  with keys mib, bs, off, span (sizes: a
  * bare number is MiB, bs KiB; K/M/G and s(ectors) suffixes), ios, secs,
  * qd, seed.  NAME is seqread, seqwrite, randread, randwrite, verify,
- * fill or check; and flush, which the peer lacks (see bench.c).
+ * fill or check; and two the peer lacks: flush (see bench.c) and mixed,
+ * random reads of bs at readqd beside sequential writes of wbs at
+ * writeqd (bench_mixed.c; defaults readqd=1, writeqd=32, bs=4K, wbs=1M,
+ * secs=10), whose qd is readqd + writeqd.
  */
 #ifndef BLOCK_BENCH_H
 #define BLOCK_BENCH_H
@@ -30,6 +33,9 @@ struct bench_work {
 	u64	bw_secs_ms;	/* secs= in milliseconds; 0: unlimited */
 	int	bw_qd;
 	u64	bw_seed;
+	int	bw_readqd;	/* mixed: reads in flight */
+	int	bw_writeqd;	/* mixed: writes in flight (-1 until parsed) */
+	u64	bw_wbs;		/* mixed: write size */
 };
 
 /* The peer's xorshift64* generator. */

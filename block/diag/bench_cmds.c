@@ -102,7 +102,8 @@ static int bench_alloc_slots(struct bench_ctx *c, u32 qd, u32 max_bs)
 /* Does any of the n workload arguments (NULL: the defaults) write? */
 static bool bench_writes(char **args, int n)
 {
-	static const char *const writers[] = { "seqwrite", "randwrite", "verify", "fill", "flush" };
+	static const char *const writers[] = { "seqwrite", "randwrite", "verify", "fill", "flush",
+					       "mixed" };
 	const char *a, *p;
 	unsigned k;
 	int i;
@@ -175,7 +176,7 @@ static int cmd_bench(int argc, char **argv)
 				*p++ = 0;
 			bench_parse_work(tok, &w, NULL, NULL);
 			qd = max(qd, (u32)w.bw_qd);
-			bs = max(bs, (u32)min(w.bw_bs, (u64)BENCH_MAX_BS));
+			bs = max(bs, (u32)min(max(w.bw_bs, w.bw_wbs), (u64)BENCH_MAX_BS));
 		}
 	}
 	if (bench_alloc_slots(c, qd, bs)) {

@@ -38,6 +38,14 @@ struct bench_ctx {
 
 /* Run one workload, printing its BENCH line; failures set c_failed. */
 void bench_run_work(struct bench_ctx *c, struct bench_work *w);
+/* The bytes a random workload ranges over (span=, else to the end). */
+u64 bench_span(struct bench_ctx *c, const struct bench_work *w);
+/* len bytes from off= fit the device and bs= is usable; else says why. */
+bool bench_range_ok(struct bench_ctx *c, const struct bench_work *w, u64 len);
+/* Keep the result for the table at the end. */
+void bench_record(struct bench_ctx *c, const struct bench_work *w, u64 ios, u64 ns);
+/* bench_mixed.c: the mixed workload (block/diag/bench.h). */
+void bench_run_mixed(struct bench_ctx *c, const struct bench_work *w);
 /* round(num * 10^d / den) into buf; den 0 counts as 1. */
 void bench_fixed(char *buf, size_t len, u64 num, u64 den, unsigned d);
 

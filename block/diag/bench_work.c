@@ -137,6 +137,22 @@ static char *next_token(char **save)
 	return t;
 }
 
+/* mixed's own keys: defaults, bounds, and qd as the slots it needs. */
+static void parse_mixed(struct bench_work *w)
+{
+	if (w->bw_readqd <= 0)
+		w->bw_readqd = 1;
+	if (w->bw_writeqd < 0)		/* not given */
+		w->bw_writeqd = 32;
+	if (w->bw_readqd > BENCH_MAXQD / 2)
+		w->bw_readqd = BENCH_MAXQD / 2;
+	if (w->bw_writeqd > BENCH_MAXQD / 2)
+		w->bw_writeqd = BENCH_MAXQD / 2;
+	if (!w->bw_wbs)
+		w->bw_wbs = 1 << 20;
+	w->bw_qd = w->bw_readqd + w->bw_writeqd;
+}
+
 /**
  * bench_parse_work - parse one workload "NAME:key=val:..." (modified in place).
  * warn(key, arg) is called for each unknown key, as the peer prints
@@ -151,6 +167,7 @@ void bench_parse_work(char *spec, struct bench_work *w, bench_warn_fn *warn, voi
 	memset(w, 0, sizeof(*w));
 	w->bw_qd = 1;
 	w->bw_seed = 1;
+	w->bw_writeqd = -1;
 	tok = next_token(&save);
 	str_copy(w->bw_name, tok ? tok : "", sizeof(w->bw_name));
 	while ((tok = next_token(&save))) {
@@ -176,10 +193,18 @@ void bench_parse_work(char *spec, struct bench_work *w, bench_warn_fn *warn, voi
 			w->bw_qd = parse_int(v);
 		else if (!strcmp(k, "seed"))
 			w->bw_seed = parse_ull(v, &v);
+		else if (!strcmp(k, "readqd"))
+			w->bw_readqd = parse_int(v);
+		else if (!strcmp(k, "writeqd"))
+			w->bw_writeqd = parse_int(v);
+		else if (!strcmp(k, "wbs"))
+			w->bw_wbs = bench_parse_size(v, 1024);
 		else if (warn)
 			warn(k, arg);
 	}
-	rnd = !strncmp(w->bw_name, "rand", 4);
+	if (!strcmp(w->bw_name, "mixed"))
+		parse_mixed(w);
+	rnd = !strncmp(w->bw_name, "rand", 4) || !strcmp(w->bw_name, "mixed");
 	if (!w->bw_bs)
 		w->bw_bs = rnd ? 4096 : (1 << 20);
 	if (!w->bw_bytes && !rnd)

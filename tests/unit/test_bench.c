@@ -232,7 +232,35 @@ static void test_sort(void)
 	bench_sort_u32(v, 1);
 }
 
+/* mixed: its own keys and defaults; qd is the slots it needs. */
+static void test_parse_mixed(void)
+{
+	struct bench_work w;
+	char a[] = "mixed", b[] = "mixed:readqd=2:writeqd=0:wbs=128K:bs=8K:secs=3";
+	char c[] = "mixed:readqd=0:writeqd=999";
+
+	bench_parse_work(a, &w, NULL, NULL);
+	CHECK_EQ(w.bw_readqd, 1);
+	CHECK_EQ(w.bw_writeqd, 32);
+	CHECK_EQ(w.bw_qd, 33);
+	CHECK_EQ(w.bw_bs, 4096);
+	CHECK_EQ(w.bw_wbs, 1 << 20);
+	CHECK_EQ(w.bw_secs_ms, 10000);
+	bench_parse_work(b, &w, NULL, NULL);
+	CHECK_EQ(w.bw_readqd, 2);
+	CHECK_EQ(w.bw_writeqd, 0);
+	CHECK_EQ(w.bw_qd, 2);
+	CHECK_EQ(w.bw_bs, 8192);
+	CHECK_EQ(w.bw_wbs, 128 << 10);
+	CHECK_EQ(w.bw_secs_ms, 3000);
+	bench_parse_work(c, &w, NULL, NULL);
+	CHECK_EQ(w.bw_readqd, 1);
+	CHECK_EQ(w.bw_writeqd, BENCH_MAXQD / 2);
+	CHECK(w.bw_qd <= BENCH_MAXQD);
+}
+
 static const struct unit_case cases[] = {
+	{ "bench/parse_mixed", test_parse_mixed },
 	{ "bench/parse_matches_peer", test_parse_matches_peer },
 	{ "bench/fmt_size", test_fmt_size },
 	{ "bench/fmt_fixed_matches_printf", test_fmt_fixed_matches_printf },
