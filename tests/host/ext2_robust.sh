@@ -59,7 +59,7 @@ check "ro_compat_unknown/reported_read_only" grep -q "^bsize=.* ro" $T/out
 check "ro_compat_unknown/writes_EROFS" sh -c "grep '^= ' $T/out | tail -n +2 | grep -vqx '= -30'; test \$? -eq 1"
 check "ro_compat_unknown/image_byte_identical" cmp -s $T/img $T/orig
 
-# Refused mounts: unknown incompat, extents, needs_recovery, bad magic, geometry.
+# Refused mounts: unknown incompat, mmp, needs_recovery, bad magic, geometry.
 refuse() {	# refuse NAME OFFSET FMT VALUE
 	fresh
 	patch $T/img "$2" "$3" "$4"
