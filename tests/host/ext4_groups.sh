@@ -95,13 +95,22 @@ fill /d/dirs/entry-000007/f 100000 4
 sha /d/big
 df
 SCRIPT
+# descriptors wider than the struct (s_desc_size 128): bytes past 64 kept, summed
+mk4 $T/w.img 64M -b 4096 -E desc_size=128 -O ^metadata_csum,uninit_bg,^has_journal
+unextent $T/w.img
+check "desc128_gdtcsum/desc_size_128" grep -q "Group descriptor size: *128" \
+	<(dumpe2fs -h $T/w.img 2>/dev/null)
+python3 tests/host/fsmodel.py random 13 1000 > $T/rand
+check "desc128_gdtcsum/1000_ops_match_model_and_fsck" python3 tests/host/fsmodel.py run $T/w.img $T/rand
+
 python3 tools/fillgen.py 40000000 3 > $T/big.ref
 refsum=$(sha256sum < $T/big.ref | cut -c1-64)
 for v in "b1k_gdt:-b 1024 -O ^extent,^64bit,^metadata_csum,uninit_bg" \
 	 "b1k_noflex:-b 1024 -O ^extent,^64bit,^metadata_csum,uninit_bg,^flex_bg" \
 	 "b1k_csum:-b 1024 -O ^extent,^64bit" \
 	 "b4k_64bit_csum:-b 4096 -g 8192 -O ^has_journal" \
-	 "b1k_64bit_csum:-b 1024 -O ^has_journal"; do
+	 "b1k_64bit_csum:-b 1024 -O ^has_journal" \
+	 "b4k_flex64_meta_bg:-b 4096 -g 8192 -G 64 -O ^extent,^64bit,^metadata_csum,uninit_bg,meta_bg,^resize_inode"; do
 	name=${v%%:*}
 	# shellcheck disable=SC2086
 	mk4 $T/u.img 512M ${v#*:}
