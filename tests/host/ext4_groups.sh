@@ -188,3 +188,17 @@ check "gating/ext4_features_type_ext4" grep -q "^bsize=.*type=ext4" $T/out
 mkimg $T/c.img 32M "" -b 1024
 echo df | run $T/c.img
 check "gating/plain_ext2_type_ext2" grep -q "^bsize=.*type=ext2$" $T/out
+
+# 7. An inode table mke2fs left unwritten (lazy_itable_init, no
+#    ITABLE_ZEROED): garbage there must not become a new inode's contents.
+mk4 $T/z.img 32M -b 1024 -O ^extent,^64bit,^metadata_csum,uninit_bg,^has_journal
+it=$(dumpe2fs $T/z.img 2>/dev/null | sed -n '/^Group 1:/,/^Group 2:/s/^ *Inode table at \([0-9]*\)-.*/\1/p')
+check "itable_garbage/group1_not_zeroed" bash -c \
+	"dumpe2fs $T/z.img 2>/dev/null | grep '^Group 1:' | grep -v ITABLE_ZEROED | grep -q INODE_UNINIT"
+python3 -c 'import sys; sys.stdout.buffer.write(b"\xab" * 65536)' |
+	dd of=$T/z.img bs=1024 seek="$it" conv=notrunc 2>/dev/null
+echo 'touchn /d 2100' | run $T/z.img
+check "itable_garbage/files_created" bash -c "! grep -q '^= -' $T/out"
+check "itable_garbage/e2fsck_clean" fsck_clean $T/z.img
+check "itable_garbage/itable_unused_shrunk" bash -c \
+	"dumpe2fs $T/z.img 2>/dev/null | sed -n '/^Group 1:/,/^Group 2:/p' | grep -q ' 1985 unused inodes'"
