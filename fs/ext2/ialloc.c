@@ -4,11 +4,12 @@
  *
  * Placement (in the spirit of Linux's Orlov allocator): a file goes in
  * its directory's group when that has a free inode, else the next group
- * with one; a new directory goes in the flex group (with flex_bg, the
+ * with one; a new directory goes in a flex group (with flex_bg, the
  * 2^s_log_groups_per_flex groups whose metadata lies together; else one
- * group) that, among those with at least the average number of free
- * inodes, has the most free blocks and then the fewest directories, so
- * that directory trees spread out and their files stay near them.
+ * group): at the top level the one, among those with at least the
+ * average free inodes and blocks, with the fewest directories; deeper
+ * down its parent's while that has a fair share free, so that directory
+ * trees spread out and their files stay near them.
  *
  * ext4 (ext4 wiki "Block Group Descriptors", "Checksums"): with
  * metadata_csum an inode bitmap's checksum is verified the first time
@@ -48,38 +49,87 @@ static u32 flex_size(const struct ext2_fs *fs)
 	return 1U << log;
 }
 
-/* The group for a new directory whose parent lies in group @parent. */
-static u32 ext2_find_group_dir(struct ext2_fs *fs, u32 parent)
+/* A flex group's totals, without groups whose inode bitmap is bad. */
+struct flex_stats {
+	u64	fs_free_inodes;
+	u64	fs_free_blocks;
+	u64	fs_dirs;
+};
+
+static void flex_stats(const struct ext2_fs *fs, u32 f, u32 flex, struct flex_stats *st)
+{
+	u32 g;
+
+	memset(st, 0, sizeof(*st));
+	for (g = f * flex; g < fs->fs_groups && g < (f + 1) * flex; g++) {
+		if (fs->fs_gstate[g] & EXT2_GS_IBITMAP_BAD)
+			continue;
+		st->fs_free_inodes += ext2_gd_free_inodes(&fs->fs_gd[g]);
+		st->fs_free_blocks += ext2_gd_free_blocks(&fs->fs_gd[g]);
+		st->fs_dirs += ext2_gd_used_dirs(&fs->fs_gd[g]);
+	}
+}
+
+/*
+ * The group for a new directory in @parent (whose inode lies in group
+ * @pg).  Top-level directories spread: the flex group, among those with
+ * at least the average free inodes and blocks, with the fewest
+ * directories (then the most free blocks).  Deeper
+ * ones stay with their parent while its flex group has a fair share of
+ * free inodes and blocks and not too many directories (Orlov's
+ * thresholds, simplified), else the next flex group that does.
+ */
+static u32 ext2_find_group_dir(struct ext2_fs *fs, struct ext2_inode_info *parent, u32 pg)
 {
 	u32 flex = flex_size(fs), nflex = DIV_ROUND_UP(fs->fs_groups, flex), f, g, k;
-	u32 avg = le32_to_cpu(fs->fs_sb.s_free_inodes_count) / nflex, best = parent / flex;
+	u64 avg_i = le32_to_cpu(fs->fs_sb.s_free_inodes_count) / nflex;
+	u64 avg_b = ext2_sb_free_blocks(&fs->fs_sb) / nflex, dirs = 0;
 	u64 best_blocks = 0, best_dirs = 0;
-	bool found = false;
+	u32 best = pg / flex;
+	struct flex_stats st;
+	bool found = false, near = false;
 
-	for (k = 0; k < nflex; k++) {
-		u64 fi = 0, fb = 0, dirs = 0;
+	for (g = 0; g < fs->fs_groups; g++)
+		dirs += ext2_gd_used_dirs(&fs->fs_gd[g]);
+	if (parent->ei_ino != EXT2_ROOT_INO) {
+		u64 max_dirs = dirs / nflex + (u64)fs->fs_inodes_per_group * flex / 16;
 
-		f = (parent / flex + k) % nflex;
-		for (g = f * flex; g < fs->fs_groups && g < (f + 1) * flex; g++) {
-			if (fs->fs_gstate[g] & EXT2_GS_IBITMAP_BAD)
-				continue;
-			fi += ext2_gd_free_inodes(&fs->fs_gd[g]);
-			fb += ext2_gd_free_blocks(&fs->fs_gd[g]);
-			dirs += ext2_gd_used_dirs(&fs->fs_gd[g]);
+		for (k = 0; k < nflex && !near; k++) {
+			f = (pg / flex + k) % nflex;
+			flex_stats(fs, f, flex, &st);
+			if (st.fs_free_inodes && st.fs_free_inodes >= avg_i / 4 &&
+			    st.fs_free_blocks >= avg_b / 4 && st.fs_dirs <= max_dirs) {
+				best = f;
+				near = true;
+			}
 		}
-		if (fi == 0 || fi < avg)
+	}
+	/* spread: the fewest directories among the flex groups with their share free */
+	for (k = 0; k < nflex && !near; k++) {
+		f = (pg / flex + k) % nflex;
+		flex_stats(fs, f, flex, &st);
+		if (st.fs_free_inodes == 0 || st.fs_free_inodes < avg_i || st.fs_free_blocks < avg_b)
 			continue;
-		if (!found || fb > best_blocks || (fb == best_blocks && dirs < best_dirs)) {
+		if (!found || st.fs_dirs < best_dirs ||
+		    (st.fs_dirs == best_dirs && st.fs_free_blocks > best_blocks)) {
 			best = f;
-			best_blocks = fb;
-			best_dirs = dirs;
+			best_blocks = st.fs_free_blocks;
+			best_dirs = st.fs_dirs;
 			found = true;
+		}
+	}
+	/* none has its share: the most free blocks among those with a free inode */
+	for (k = 0; k < nflex && !near && !found; k++) {
+		flex_stats(fs, k, flex, &st);
+		if (st.fs_free_inodes && st.fs_free_blocks >= best_blocks) {
+			best = k;
+			best_blocks = st.fs_free_blocks;
 		}
 	}
 	for (g = best * flex; g < fs->fs_groups && g < (best + 1) * flex; g++)
 		if (ext2_gd_free_inodes(&fs->fs_gd[g]) && !(fs->fs_gstate[g] & EXT2_GS_IBITMAP_BAD))
 			return g;
-	return parent;
+	return pg;
 }
 
 /* Group @g's inode bitmap @bh changed: its checksum, then into the journal or dirty. */
@@ -208,7 +258,7 @@ int ext2_new_inode(struct ext2_fs *fs, struct ext2_inode_info *dir, u32 mode,
 	if (fs->fs_rdonly)
 		return -EROFS;
 	if (isdir)
-		g0 = ext2_find_group_dir(fs, g0);
+		g0 = ext2_find_group_dir(fs, dir, g0);
 	/* A bad bitmap may hand out an inode in use: retry a few times. */
 	for (tries = 0; tries < 4; tries++) {
 		err = -ENOSPC;

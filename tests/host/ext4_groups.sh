@@ -202,3 +202,20 @@ check "itable_garbage/files_created" bash -c "! grep -q '^= -' $T/out"
 check "itable_garbage/e2fsck_clean" fsck_clean $T/z.img
 check "itable_garbage/itable_unused_shrunk" bash -c \
 	"dumpe2fs $T/z.img 2>/dev/null | sed -n '/^Group 1:/,/^Group 2:/p' | grep -q ' 1985 unused inodes'"
+
+# 8. Directory placement over flex groups (16 groups each here): top-level
+#    directories spread over different flex groups, subdirectories stay
+#    in their parent's.
+mk4 $T/o.img 512M -b 1024 -O ^extent,^64bit,^metadata_csum,uninit_bg,^has_journal
+printf 'mkdir /d/a\nmkdir /d/b\nmkdir /d/c\nmkdir /d/a/s1\nmkdir /d/a/s1/s2\nmkdir /d/b/s3\n' |
+	run $T/o.img
+ipg=$(dumpe2fs -h $T/o.img 2>/dev/null | sed -n 's/^Inodes per group: *//p')
+flexof() {	# the flex group of the inode at path $1
+	local ino
+	ino=$(debugfs -R "stat /$1" $T/o.img 2>/dev/null | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+	echo $(((ino - 1) / ipg / 16))
+}
+check "placement/top_level_spread" test "$(for p in a b c; do flexof $p; done | sort -u | wc -l)" -eq 3
+check "placement/subdirs_near_parent" test "$(flexof a/s1)$(flexof a/s1/s2)$(flexof b/s3)" = \
+	"$(flexof a)$(flexof a)$(flexof b)"
+check "placement/e2fsck_clean" fsck_clean $T/o.img
