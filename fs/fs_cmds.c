@@ -202,8 +202,8 @@ static int df_one(struct vfs_mount *m, void *path)
 		return err;
 	k = st.f_bsize / 1024;
 	used = st.f_blocks - st.f_bfree;
-	kprintf("%-10s %10llu %10llu %10llu %3llu%% %s%s%s\n", bdev_name(m->mnt_bdev),
-	       (unsigned long long)(st.f_blocks * k), (unsigned long long)(used * k),
+	kprintf("%-10s %-5s %10llu %10llu %10llu %3llu%% %s%s%s\n", bdev_name(m->mnt_bdev),
+	       st.f_type ? st.f_type : "?", (unsigned long long)(st.f_blocks * k), (unsigned long long)(used * k),
 	       (unsigned long long)(st.f_bavail * k),
 	       (unsigned long long)(st.f_blocks ? (used * 100 + st.f_blocks - 1) / st.f_blocks : 0),
 	       (char *)path, st.f_rdonly ? " (ro)" : "", st.f_errors ? " (errors)" : "");
@@ -220,7 +220,7 @@ static int cmd_df(int argc, char **argv)
 	path = kmalloc(VFS_PATH_MAX, GFP_KERNEL);
 	if (!path)
 		return -ENOMEM;
-	kprintf("Filesystem  1K-blocks       Used  Available Use%% Mounted on\n");
+	kprintf("Filesystem Type   1K-blocks       Used  Available Use%% Mounted on\n");
 	err = vfs_for_each_mount(df_one, path);
 	kfree(path);
 	return err;

@@ -271,6 +271,7 @@ int vfs_readlink(const char *path, char *buf, size_t size);
 /* fs/ext2/super.c */
 extern const struct vfs_fstype ext2_fstype;
 extern const struct vfs_fstype ext3_fstype;	/* the same driver, for has_journal */
+extern const struct vfs_fstype ext4_fstype;	/* the same driver, for ext4 features */
 /* 1 and the filesystem's UUID and label (terminated) if @bdev holds ext2, 0 if not, -errno. */
 int ext2_read_id(struct block_device *bdev, u8 uuid[16], char label[17]);
 

@@ -1,7 +1,7 @@
 /*
  * ext2 internals shared by the files of fs/ext2/: the in-core superblock
  * (struct ext2_fs) and in-core inode (struct ext2_inode_info), and the
- * calls between super.c, super_check.c, meta.c, balloc.c, ialloc.c,
+ * calls between super.c, super_check.c, csum.c, meta.c, balloc.c, ialloc.c,
  * inode.c, bmap.c, dir.c, file.c and namei.c.  Nothing outside fs/ext2/ includes this; the VFS
  * sees ext2 only through ext2_fstype and the vnode ops.
  *
@@ -46,6 +46,8 @@ struct ext2_fs {
 	u32			fs_first_ino;		/* [I] first non-reserved inode */
 	u32			fs_itable_blocks;	/* [I] inode table blocks per group */
 	u32			fs_gdt_blocks;		/* [I] group descriptor blocks */
+	u32			fs_desc_size;		/* [I] on-disk descriptor: 32, or 64+ (64bit) */
+	u32			fs_desc_per_block;	/* [I] fs_bsize / fs_desc_size */
 	u32			fs_first_meta_bg;	/* [I] meta_bg: descriptor blocks kept after
 							   the superblock; the rest lie in the first
 							   group of their meta group */
@@ -56,10 +58,15 @@ struct ext2_fs {
 	bool			fs_flex_bg;		/* [I] metadata may be outside its group */
 	bool			fs_meta_bg;		/* [I] descriptor blocks spread out */
 	bool			fs_csum;		/* [I] metadata_csum: crc32c on metadata */
+	bool			fs_gdt_csum;		/* [I] gdt_csum or metadata_csum: bg_flags
+							   (uninit_bg) and bg_checksum are live */
+	bool			fs_ext4;		/* [I] any ext4 feature: the type "ext4" */
 	u32			fs_csum_seed;		/* [I] crc32c(~0, s_uuid), or s_checksum_seed
 							   with csum_seed; 0 without fs_csum */
 	struct ext2_super_block	fs_sb;			/* [v] in-core copy */
-	struct ext2_group_desc	*fs_gd;			/* [v] in-core copies, fs_groups of them */
+	struct ext2_group_desc	*fs_gd;			/* [v] in-core copies, fs_groups of them,
+							   each whole (64 bytes) whatever fs_desc_size */
+	u8			*fs_gstate;		/* [v] EXT2_GS_* per group */
 	struct ext2_zone	*fs_zones;		/* [I] metadata, sorted, disjoint */
 	u32			fs_nzones;		/* [I] */
 	bool			fs_sb_dirty;		/* [v] fs_sb newer than the disk */
@@ -71,6 +78,12 @@ struct ext2_fs {
 	struct jbd2_journal	*fs_journal;		/* [I] ext3 read-write, else NULL */
 	u32			fs_commit_s;		/* [I] commit= seconds, 0: default */
 };
+
+/* fs_gstate: what this mount learnt of a group's bitmaps (balloc.c, ialloc.c) */
+#define EXT2_GS_BBITMAP_OK	0x01	/* block bitmap checksum verified */
+#define EXT2_GS_BBITMAP_BAD	0x02	/* block bitmap checksum wrong: not allocated from */
+#define EXT2_GS_IBITMAP_OK	0x04	/* inode bitmap checksum verified */
+#define EXT2_GS_IBITMAP_BAD	0x08	/* inode bitmap checksum wrong: not allocated from */
 
 struct ext2_inode_info {
 	struct vnode		ei_vnode;	/* ei_vnode.v_ino is the inode number */
@@ -134,6 +147,74 @@ static inline bool ext2_valid_block(const struct ext2_fs *fs, u32 blk)
 	return blk >= fs->fs_first_data_block && blk < fs->fs_blocks_count;
 }
 
+/* Descriptor counts, lo and hi halves (the hi ones are zero in 32-byte descriptors). */
+static inline u32 ext2_gd_free_blocks(const struct ext2_group_desc *gd)
+{
+	return le16_to_cpu(gd->bg_free_blocks_count) |
+	       (u32)le16_to_cpu(gd->bg_free_blocks_count_hi) << 16;
+}
+
+static inline u32 ext2_gd_free_inodes(const struct ext2_group_desc *gd)
+{
+	return le16_to_cpu(gd->bg_free_inodes_count) |
+	       (u32)le16_to_cpu(gd->bg_free_inodes_count_hi) << 16;
+}
+
+static inline u32 ext2_gd_used_dirs(const struct ext2_group_desc *gd)
+{
+	return le16_to_cpu(gd->bg_used_dirs_count) |
+	       (u32)le16_to_cpu(gd->bg_used_dirs_count_hi) << 16;
+}
+
+static inline u32 ext2_gd_itable_unused(const struct ext2_group_desc *gd)
+{
+	return le16_to_cpu(gd->bg_itable_unused) |
+	       (u32)le16_to_cpu(gd->bg_itable_unused_hi) << 16;
+}
+
+static inline void ext2_gd_set_free_blocks(struct ext2_group_desc *gd, u32 n)
+{
+	gd->bg_free_blocks_count = cpu_to_le16((u16)n);
+	gd->bg_free_blocks_count_hi = cpu_to_le16((u16)(n >> 16));
+}
+
+static inline void ext2_gd_set_free_inodes(struct ext2_group_desc *gd, u32 n)
+{
+	gd->bg_free_inodes_count = cpu_to_le16((u16)n);
+	gd->bg_free_inodes_count_hi = cpu_to_le16((u16)(n >> 16));
+}
+
+static inline void ext2_gd_set_used_dirs(struct ext2_group_desc *gd, u32 n)
+{
+	gd->bg_used_dirs_count = cpu_to_le16((u16)n);
+	gd->bg_used_dirs_count_hi = cpu_to_le16((u16)(n >> 16));
+}
+
+static inline void ext2_gd_set_itable_unused(struct ext2_group_desc *gd, u32 n)
+{
+	gd->bg_itable_unused = cpu_to_le16((u16)n);
+	gd->bg_itable_unused_hi = cpu_to_le16((u16)(n >> 16));
+}
+
+/* Superblock free-block count, lo and hi (64bit). */
+static inline u64 ext2_sb_free_blocks(const struct ext2_super_block *sb)
+{
+	return le32_to_cpu(sb->s_free_blocks_count) |
+	       (u64)le32_to_cpu(sb->s_free_blocks_count_hi) << 32;
+}
+
+static inline void ext2_sb_set_free_blocks(struct ext2_super_block *sb, u64 n)
+{
+	sb->s_free_blocks_count = cpu_to_le32((u32)n);
+	sb->s_free_blocks_count_hi = cpu_to_le32((u32)(n >> 32));
+}
+
+/* Group @g's bg_flags has @flag, and the flags mean something (uninit_bg). */
+static inline bool ext2_gd_flag(const struct ext2_fs *fs, u32 g, u16 flag)
+{
+	return fs->fs_gdt_csum && (le16_to_cpu(fs->fs_gd[g].bg_flags) & flag);
+}
+
 /* super.c */
 struct buffer_head *ext2_bread(struct ext2_fs *fs, u32 blk);
 struct buffer_head *ext2_getblk_zero(struct ext2_fs *fs, u32 blk);
@@ -145,15 +226,26 @@ int ext2_write_super(struct ext2_fs *fs);
 int ext2_check_geometry(struct ext2_fs *fs, const struct ext2_super_block *sb,
 			u64 devbytes, const char *dev);
 int ext2_check_features(struct ext2_fs *fs, const char *dev, bool *force_ro);
+bool ext2_sb_is_ext4(const struct ext2_super_block *sb);
 u64 ext2_max_size(const struct ext2_fs *fs);
-int ext2_load_groups(struct ext2_fs *fs, const char *dev);
+int ext2_load_groups(struct ext2_fs *fs, const char *dev, bool *force_ro);
 u32 ext2_desc_block(const struct ext2_fs *fs, u32 i);
 bool ext2_group_has_super(const struct ext2_fs *fs, u32 group);
 u32 ext2_group_head_blocks(const struct ext2_fs *fs, u32 group);
 
+/* csum.c: superblock, descriptor and bitmap checksums */
+void ext2_sb_csum_set(struct ext2_super_block *sb);
+bool ext2_sb_csum_ok(const struct ext2_super_block *sb);
+u16 ext2_gd_csum(const struct ext2_fs *fs, u32 g, const void *desc);
+void ext2_block_bitmap_csum_set(struct ext2_fs *fs, u32 g, const void *map);
+bool ext2_block_bitmap_csum_ok(const struct ext2_fs *fs, u32 g, const void *map);
+void ext2_inode_bitmap_csum_set(struct ext2_fs *fs, u32 g, const void *map);
+bool ext2_inode_bitmap_csum_ok(const struct ext2_fs *fs, u32 g, const void *map);
+
 /* meta.c: where metadata lies */
 int ext2_meta_init(struct ext2_fs *fs, const char *dev);
 u32 ext2_data_run(const struct ext2_fs *fs, u32 blk, u32 n);
+void ext2_meta_mark_group(const struct ext2_fs *fs, u32 g, u8 *map);
 
 /* balloc.c: blocks */
 int ext2_new_blocks(struct ext2_fs *fs, u32 goal, u32 max, u32 *out);

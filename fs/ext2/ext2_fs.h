@@ -111,6 +111,7 @@ struct ext2_super_block {
 #define EXT4_FEATURE_RO_COMPAT_READONLY		0x1000
 #define EXT4_FEATURE_RO_COMPAT_PROJECT		0x2000
 #define EXT4_FEATURE_RO_COMPAT_VERITY		0x8000
+#define EXT4_FEATURE_RO_COMPAT_ORPHAN_PRESENT	0x10000	/* the orphan file has entries */
 	u8	s_uuid[16];
 	char	s_volume_name[16];
 	char	s_last_mounted[64];
@@ -178,7 +179,16 @@ _Static_assert(offsetof(struct ext2_super_block, s_checksum_seed) == 0x270, "s_c
 _Static_assert(offsetof(struct ext2_super_block, s_checksum) == EXT2_SB_CHECKSUM_OFFSET,
 	       "s_checksum");
 
-/* Block group descriptor, doc section "Block Group Descriptor Table"; 32 bytes. */
+/*
+ * Block group descriptor, doc section "Block Group Descriptor Table" and
+ * ext4 wiki "Block Group Descriptors".  On disk each one is s_desc_size
+ * bytes: 32 (the first half below) without the 64bit feature, 64 or more
+ * with it.  In core every descriptor is this whole struct; the hi halves
+ * stay zero for 32-byte descriptors.
+ */
+#define EXT2_MIN_DESC_SIZE	32
+#define EXT4_MIN_DESC_SIZE_64BIT 64
+#define EXT4_MAX_DESC_SIZE	1024	/* Linux's bound: EXT4_MIN_BLOCK_SIZE */
 struct ext2_group_desc {
 	le32	bg_block_bitmap;
 	le32	bg_inode_bitmap;
@@ -186,12 +196,41 @@ struct ext2_group_desc {
 	le16	bg_free_blocks_count;
 	le16	bg_free_inodes_count;
 	le16	bg_used_dirs_count;
-	le16	bg_flags;		/* ext4: meaningful only with GDT_CSUM */
-	u8	bg_reserved_16[12];
+	le16	bg_flags;		/* ext4: meaningful only with GDT_CSUM or METADATA_CSUM */
+#define EXT4_BG_INODE_UNINIT	0x0001	/* inode bitmap and table not initialised */
+#define EXT4_BG_BLOCK_UNINIT	0x0002	/* block bitmap not initialised */
+#define EXT4_BG_INODE_ZEROED	0x0004	/* inode table zeroed */
+	le32	bg_exclude_bitmap_lo;
+	le16	bg_block_bitmap_csum_lo;	/* metadata_csum: crc32c of the bitmap, low 16 */
+	le16	bg_inode_bitmap_csum_lo;
+	le16	bg_itable_unused;	/* inodes never used at the end of the table */
+	le16	bg_checksum;		/* crc16 (gdt_csum) or crc32c & 0xFFFF */
+	/* s_desc_size >= 64 (64bit) from here */
+	le32	bg_block_bitmap_hi;
+	le32	bg_inode_bitmap_hi;
+	le32	bg_inode_table_hi;
+	le16	bg_free_blocks_count_hi;
+	le16	bg_free_inodes_count_hi;
+	le16	bg_used_dirs_count_hi;
+	le16	bg_itable_unused_hi;
+	le32	bg_exclude_bitmap_hi;
+	le16	bg_block_bitmap_csum_hi;
+	le16	bg_inode_bitmap_csum_hi;
+	le32	bg_reserved_60;
 };
-_Static_assert(sizeof(struct ext2_group_desc) == 32, "group descriptor size");
+_Static_assert(sizeof(struct ext2_group_desc) == EXT4_MIN_DESC_SIZE_64BIT, "descriptor size");
 _Static_assert(offsetof(struct ext2_group_desc, bg_free_blocks_count) == 12, "bg_free_blocks");
 _Static_assert(offsetof(struct ext2_group_desc, bg_used_dirs_count) == 16, "bg_used_dirs");
+_Static_assert(offsetof(struct ext2_group_desc, bg_flags) == 0x12, "bg_flags");
+_Static_assert(offsetof(struct ext2_group_desc, bg_block_bitmap_csum_lo) == 0x18, "bbitmap csum");
+_Static_assert(offsetof(struct ext2_group_desc, bg_itable_unused) == 0x1C, "bg_itable_unused");
+_Static_assert(offsetof(struct ext2_group_desc, bg_checksum) == 0x1E, "bg_checksum");
+_Static_assert(offsetof(struct ext2_group_desc, bg_block_bitmap_hi) == EXT2_MIN_DESC_SIZE,
+	       "the 64bit half");
+_Static_assert(offsetof(struct ext2_group_desc, bg_free_blocks_count_hi) == 0x2C, "free hi");
+_Static_assert(offsetof(struct ext2_group_desc, bg_itable_unused_hi) == 0x32, "unused hi");
+_Static_assert(offsetof(struct ext2_group_desc, bg_block_bitmap_csum_hi) == 0x38, "csum hi");
+_Static_assert(offsetof(struct ext2_group_desc, bg_inode_bitmap_csum_hi) == 0x3A, "csum hi");
 
 /* Block pointers in i_block[], doc section "i_block" */
 #define EXT2_NDIR_BLOCKS	12

@@ -142,10 +142,7 @@ static int clear_recover_on_disk(struct ext2_fs *fs)
 	sb = (struct ext2_super_block *)bh->b_data;
 	sb->s_feature_incompat = cpu_to_le32(le32_to_cpu(sb->s_feature_incompat) &
 					     ~EXT3_FEATURE_INCOMPAT_RECOVER);
-	/* metadata_csum (ext4 wiki "Checksums"): crc32c(~0) of the bytes before s_checksum */
-	if (le32_to_cpu(sb->s_feature_ro_compat) & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
-		put_le32(bh->b_data + EXT2_SB_CHECKSUM_OFFSET,
-			 crc32c(~0u, bh->b_data, EXT2_SB_CHECKSUM_OFFSET));
+	ext2_sb_csum_set(sb);		/* metadata_csum: csum.c */
 	mark_buffer_dirty(bh);
 	brelse(bh);
 	err = sync_blockdev(fs->fs_bdev);

@@ -8,7 +8,7 @@
  * group descriptors.  Linux's
  * ext4 calls the same set the system zone.
  *
- * Two uses.  Mount refuses descriptors whose structures overlap (a bitmap
+ * Three uses.  Mount refuses descriptors whose structures overlap (a bitmap
  * inside an inode table, two groups sharing a bitmap, a table over the
  * superblock): every later allocation would write one structure over
  * another.  And every block number a file's block map yields, that the
@@ -17,6 +17,8 @@
  * and refused instead of letting file data overwrite metadata.  With
  * flex_bg a group's structures may sit in another group, which is why
  * the check is one global search rather than a look at the block's group.
+ * And ext2_meta_mark_group() builds the block bitmap of an ext4
+ * BLOCK_UNINIT group from the zones that fall in it (balloc.c).
  */
 #include "fs/ext2/ext2.h"
 #include "kernel/errno.h"
@@ -138,20 +140,11 @@ invalid:
 	return -EINVAL;
 }
 
-/**
- * ext2_data_run - how many of the blocks [@blk, @blk + @n) are data blocks
- * Counts from @blk up to the first block outside the filesystem or inside
- * a metadata zone; 0 means @blk itself is not a block file data or an
- * indirect block may use.
- */
-u32 ext2_data_run(const struct ext2_fs *fs, u32 blk, u32 n)
+/* The index of the first zone that ends after @blk (fs_nzones if none). */
+static u32 zone_after(const struct ext2_fs *fs, u32 blk)
 {
 	u32 lo = 0, hi = fs->fs_nzones;
 
-	if (!ext2_valid_block(fs, blk))
-		return 0;
-	n = min(n, fs->fs_blocks_count - blk);
-	/* the first zone that ends after @blk */
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
@@ -160,6 +153,39 @@ u32 ext2_data_run(const struct ext2_fs *fs, u32 blk, u32 n)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/**
+ * ext2_meta_mark_group - set in @map the bits of group @g's metadata blocks
+ * @map: a block bitmap of group @g (bit 0: the group's first block)
+ * Every zone block inside the group is marked, whichever group's
+ * structure it is (ext4 wiki "Flexible Block Groups").
+ */
+void ext2_meta_mark_group(const struct ext2_fs *fs, u32 g, u8 *map)
+{
+	u32 base = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
+	u32 end = base + min(fs->fs_blocks_per_group, fs->fs_blocks_count - base), i, b;
+
+	for (i = zone_after(fs, base); i < fs->fs_nzones && fs->fs_zones[i].z_start < end; i++)
+		for (b = max(fs->fs_zones[i].z_start, base); b < min(fs->fs_zones[i].z_end, end); b++)
+			map[(b - base) >> 3] |= (u8)(1U << ((b - base) & 7));
+}
+
+/**
+ * ext2_data_run - how many of the blocks [@blk, @blk + @n) are data blocks
+ * Counts from @blk up to the first block outside the filesystem or inside
+ * a metadata zone; 0 means @blk itself is not a block file data or an
+ * indirect block may use.
+ */
+u32 ext2_data_run(const struct ext2_fs *fs, u32 blk, u32 n)
+{
+	u32 lo;
+
+	if (!ext2_valid_block(fs, blk))
+		return 0;
+	n = min(n, fs->fs_blocks_count - blk);
+	lo = zone_after(fs, blk);
 	if (lo < fs->fs_nzones)
 		n = fs->fs_zones[lo].z_start <= blk ? 0 : min(n, fs->fs_zones[lo].z_start - blk);
 	return n;

@@ -1,7 +1,8 @@
 /*
  * ext2: mount, unmount, sync and statfs, and writing the superblock and
- * the group descriptor table back.  ext3 (has_journal) is the same driver
- * under a second type name, with the journal of journal.c.
+ * the group descriptor table back.  ext3 (has_journal) and ext4 (any
+ * feature ext3 lacks: extents, 64bit, flex_bg, metadata_csum...) are the
+ * same driver under two more type names; the probes run ext4, ext3, ext2.
  *
  * Layer: a filesystem type under the VFS (fs/vfs.h), on the buffer cache
  * (fs/buffer.h).  Mount reads the superblock at byte 1024 and has
@@ -17,7 +18,9 @@
  * (the allocators update them); ext2_write_super() copies them to their
  * blocks: right after the superblock, or with meta_bg (which mke2fs picks
  * for groups too small to hold the whole table) one block at the start of
- * each meta group, the groups one descriptor block describes.  Backup
+ * each meta group, the groups one descriptor block describes.  Each
+ * descriptor is written fs_desc_size bytes wide with its checksum, the
+ * superblock with its own (csum.c).  Backup
  * copies in other groups are left alone, as Linux leaves them: e2fsck
  * only uses them when the primary is damaged.
  */
@@ -84,8 +87,9 @@ struct buffer_head *ext2_getblk_zero(struct ext2_fs *fs, u32 blk)
 /* Copy the in-core superblock and descriptors to their blocks (dirty). */
 int ext2_write_super(struct ext2_fs *fs)
 {
+	u32 i, k, per = fs->fs_desc_per_block, dsize = fs->fs_desc_size;
+	u32 copy = min(dsize, (u32)sizeof(struct ext2_group_desc));
 	struct buffer_head *bh;
-	u32 i, per = fs->fs_bsize / sizeof(struct ext2_group_desc);
 
 	if (fs->fs_rdonly)
 		return 0;
@@ -96,7 +100,18 @@ int ext2_write_super(struct ext2_fs *fs)
 			bh = ext2_bread(fs, ext2_desc_block(fs, i));
 			if (IS_ERR(bh))
 				return PTR_ERR(bh);
-			memcpy(bh->b_data, &fs->fs_gd[i * per], n * sizeof(struct ext2_group_desc));
+			for (k = 0; k < n; k++) {
+				struct ext2_group_desc *gd = &fs->fs_gd[i * per + k];
+				u8 *d = bh->b_data + k * dsize;
+
+				/* bytes past 64 of a wider descriptor stay as they are */
+				memcpy(d, gd, copy);
+				if (fs->fs_gdt_csum) {
+					gd->bg_checksum = cpu_to_le16(ext2_gd_csum(fs, i * per + k, d));
+					memcpy(d + offsetof(struct ext2_group_desc, bg_checksum),
+					       &gd->bg_checksum, sizeof(gd->bg_checksum));
+				}
+			}
 			ext2_dirty_meta(fs, bh);
 			brelse(bh);
 		}
@@ -107,6 +122,7 @@ int ext2_write_super(struct ext2_fs *fs)
 		bh = ext2_bread(fs, EXT2_SUPER_OFFSET / fs->fs_bsize);
 		if (IS_ERR(bh))
 			return PTR_ERR(bh);
+		ext2_sb_csum_set(&fs->fs_sb);
 		memcpy(bh->b_data + EXT2_SUPER_OFFSET % fs->fs_bsize, &fs->fs_sb, EXT2_SUPER_SIZE);
 		ext2_dirty_meta(fs, bh);
 		brelse(bh);
@@ -136,6 +152,7 @@ static int ext2_probe(struct block_device *bdev)
 static void ext2_free_fs(struct ext2_fs *fs)
 {
 	kfree(fs->fs_zones);
+	kfree(fs->fs_gstate);
 	kfree(fs->fs_gd);
 	kfree(fs);
 }
@@ -182,7 +199,7 @@ static int ext2_mount_once(struct vfs_mount *mnt, struct block_device *bdev, boo
 	if (err)
 		goto free_fs;
 	fs->fs_max_size = ext2_max_size(fs);
-	err = ext2_load_groups(fs, dev);
+	err = ext2_load_groups(fs, dev, &ro);
 	if (!err)
 		err = ext2_meta_init(fs, dev);
 	if (!err)
@@ -350,11 +367,11 @@ static int ext2_statfs(struct vfs_mount *mnt, struct vfs_statfs *st)
 {
 	struct ext2_fs *fs = mnt->mnt_priv;
 	const struct ext2_super_block *sb = &fs->fs_sb;
-	u64 bfree = le32_to_cpu(sb->s_free_blocks_count);
+	u64 bfree = ext2_sb_free_blocks(sb);
 	u64 r = le32_to_cpu(sb->s_r_blocks_count);
 
 	memset(st, 0, sizeof(*st));
-	st->f_type = ext2_has_journal(fs) ? "ext3" : "ext2";
+	st->f_type = fs->fs_ext4 ? "ext4" : ext2_has_journal(fs) ? "ext3" : "ext2";
 	st->f_bsize = fs->fs_bsize;
 	st->f_blocks = fs->fs_blocks_count;
 	st->f_bfree = bfree;
@@ -419,7 +436,21 @@ static int ext3_probe(struct block_device *bdev)
 		return bh ? PTR_ERR(bh) : 0;
 	sb = (struct ext2_super_block *)bh->b_data;
 	found = le32_to_cpu(sb->s_rev_level) >= EXT2_DYNAMIC_REV &&
-		(le32_to_cpu(sb->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL);
+		(le32_to_cpu(sb->s_feature_compat) & EXT3_FEATURE_COMPAT_HAS_JOURNAL) &&
+		!ext2_sb_is_ext4(sb);
+	brelse(bh);
+	return found;
+}
+
+/* ext4: the same driver, picked for filesystems with a feature ext3 lacks. */
+static int ext4_probe(struct block_device *bdev)
+{
+	struct buffer_head *bh = ext2_probe_super(bdev);
+	int found;
+
+	if (!bh || IS_ERR(bh))
+		return bh ? PTR_ERR(bh) : 0;
+	found = ext2_sb_is_ext4((struct ext2_super_block *)bh->b_data);
 	brelse(bh);
 	return found;
 }
@@ -446,10 +477,23 @@ const struct vfs_fstype ext3_fstype = {
 	.ft_statfs	= ext2_statfs,
 };
 
+const struct vfs_fstype ext4_fstype = {
+	.ft_name	= "ext4",
+	.ft_probe	= ext4_probe,
+	.ft_mount	= ext2_mount,
+	.ft_umount	= ext2_umount,
+	.ft_sync	= ext2_sync,
+	.ft_idle	= ext3_idle,
+	.ft_statfs	= ext2_statfs,
+};
+
 static int ext2_init(void)
 {
-	int err = vfs_register_fstype(&ext3_fstype);	/* first: it probes narrower */
+	/* narrowest probe first: ext4's features, then ext3's journal, then the magic */
+	int err = vfs_register_fstype(&ext4_fstype);
 
+	if (!err)
+		err = vfs_register_fstype(&ext3_fstype);
 	return err ? err : vfs_register_fstype(&ext2_fstype);
 }
 fs_initcall(ext2_init);

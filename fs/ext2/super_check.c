@@ -5,11 +5,17 @@
  * The disk is hostile input.  The mount (super.c) copies the superblock
  * into a local and calls these in order: ext2_check_geometry() checks
  * every geometry field against the others and against the device and
- * fills in the derived fields; ext2_check_features() sorts the feature
- * bits into understood, refused (unknown incompat: no mount) and
- * read-only (unknown ro_compat); ext2_load_groups() reads the group
- * descriptor table and bounds-checks every descriptor and the free
- * counts.  Each prints what is wrong, once, and returns -errno.
+ * fills in the derived fields (a 64bit filesystem whose block count needs
+ * more than 32 bits is refused: our block numbers are u32);
+ * ext2_check_features() verifies the superblock checksum (metadata_csum:
+ * a mismatch refuses the mount, as Linux does) and sorts the feature bits
+ * into understood, refused (incompat ones we cannot read: no mount) and
+ * read-only (ro_compat ones, and inline_data, we cannot keep right when
+ * writing); ext2_load_groups() reads the group descriptor table (32-byte
+ * or s_desc_size descriptors), verifies each descriptor's checksum (a
+ * mismatch is reported by group and keeps the mount read-only) and
+ * bounds-checks every descriptor and the free counts.  Each prints what
+ * is wrong, once, and returns -errno.
  *
  * Layout (ext2 doc "Superblock", "Block Group Descriptor Table"; ext4
  * wiki "sparse_super", "Meta Block Groups"): which groups hold superblock
@@ -22,11 +28,48 @@
 #include "kernel/mm/slab.h"
 #include "lib/string.h"
 
+/*
+ * The incompat features we read.  Refused (no mount): compression,
+ * journal_dev, mmp (we would have to take part in its protocol even to
+ * read), ea_inode, dirdata, encrypt, casefold (lookups would be wrong).
+ */
 #define EXT2_INCOMPAT_SUPP	(EXT2_FEATURE_INCOMPAT_FILETYPE | \
 				 EXT2_FEATURE_INCOMPAT_META_BG | \
-				 EXT4_FEATURE_INCOMPAT_FLEX_BG)
+				 EXT4_FEATURE_INCOMPAT_EXTENTS | \
+				 EXT4_FEATURE_INCOMPAT_64BIT | \
+				 EXT4_FEATURE_INCOMPAT_FLEX_BG | \
+				 EXT4_FEATURE_INCOMPAT_CSUM_SEED | \
+				 EXT4_FEATURE_INCOMPAT_LARGEDIR | \
+				 EXT4_FEATURE_INCOMPAT_INLINE_DATA)
+/* ... of which we read but cannot write: the mount stays read-only. */
+#define EXT2_INCOMPAT_RO	EXT4_FEATURE_INCOMPAT_INLINE_DATA
+/*
+ * The ro_compat features we write.  The others keep the mount read-only:
+ * quota and project (our writes would leave the quota files wrong for
+ * e2fsck), bigalloc (our bitmaps count blocks, not clusters), verity,
+ * read-only, orphan_present, and any we do not know.
+ */
 #define EXT2_RO_COMPAT_SUPP	(EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER | \
-				 EXT2_FEATURE_RO_COMPAT_LARGE_FILE)
+				 EXT2_FEATURE_RO_COMPAT_LARGE_FILE | \
+				 EXT4_FEATURE_RO_COMPAT_HUGE_FILE | \
+				 EXT4_FEATURE_RO_COMPAT_GDT_CSUM | \
+				 EXT4_FEATURE_RO_COMPAT_DIR_NLINK | \
+				 EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE | \
+				 EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+/* Any of these makes the filesystem ext4 rather than ext2/ext3 (mount, df). */
+#define EXT4_INCOMPAT_ANY	(EXT4_FEATURE_INCOMPAT_EXTENTS | EXT4_FEATURE_INCOMPAT_64BIT | \
+				 EXT4_FEATURE_INCOMPAT_FLEX_BG | EXT4_FEATURE_INCOMPAT_MMP | \
+				 EXT4_FEATURE_INCOMPAT_EA_INODE | EXT4_FEATURE_INCOMPAT_CSUM_SEED | \
+				 EXT4_FEATURE_INCOMPAT_LARGEDIR | EXT4_FEATURE_INCOMPAT_INLINE_DATA | \
+				 EXT4_FEATURE_INCOMPAT_ENCRYPT | EXT4_FEATURE_INCOMPAT_CASEFOLD)
+#define EXT4_RO_COMPAT_ANY	(EXT4_FEATURE_RO_COMPAT_HUGE_FILE | EXT4_FEATURE_RO_COMPAT_GDT_CSUM | \
+				 EXT4_FEATURE_RO_COMPAT_DIR_NLINK | \
+				 EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE | EXT4_FEATURE_RO_COMPAT_QUOTA | \
+				 EXT4_FEATURE_RO_COMPAT_BIGALLOC | \
+				 EXT4_FEATURE_RO_COMPAT_METADATA_CSUM | \
+				 EXT4_FEATURE_RO_COMPAT_PROJECT | EXT4_FEATURE_RO_COMPAT_VERITY)
+#define EXT4_CSUM_CRC32C	1	/* s_checksum_type */
+#define GD_CSUM_REPORT_MAX	8	/* bad descriptor checksums named one by one */
 
 struct feature_name {
 	u32		fn_bit;
@@ -67,6 +110,7 @@ static const struct feature_name ro_compat_names[] = {
 	{ EXT4_FEATURE_RO_COMPAT_READONLY,	"read-only" },
 	{ EXT4_FEATURE_RO_COMPAT_PROJECT,	"project" },
 	{ EXT4_FEATURE_RO_COMPAT_VERITY,	"verity" },
+	{ EXT4_FEATURE_RO_COMPAT_ORPHAN_PRESENT, "orphan_present" },
 };
 
 /* "extent 64bit 0x80000000" for the set bits of @bits into @buf. */
@@ -130,7 +174,7 @@ bool ext2_group_has_super(const struct ext2_fs *fs, u32 group)
  */
 u32 ext2_group_head_blocks(const struct ext2_fs *fs, u32 group)
 {
-	u32 per = fs->fs_bsize / sizeof(struct ext2_group_desc), pos = group % per;
+	u32 per = fs->fs_desc_per_block, pos = group % per;
 	bool super = ext2_group_has_super(fs, group);
 
 	if (!fs->fs_meta_bg)
@@ -145,7 +189,7 @@ u32 ext2_group_head_blocks(const struct ext2_fs *fs, u32 group)
 /* Where descriptor block @i lies (Linux's ext2 descriptor_loc). */
 u32 ext2_desc_block(const struct ext2_fs *fs, u32 i)
 {
-	u32 per = fs->fs_bsize / sizeof(struct ext2_group_desc), group = i * per;
+	u32 per = fs->fs_desc_per_block, group = i * per;
 
 	if (!fs->fs_meta_bg || i < fs->fs_first_meta_bg)
 		return fs->fs_first_data_block + 1 + i;
@@ -200,6 +244,27 @@ int ext2_check_geometry(struct ext2_fs *fs, const struct ext2_super_block *sb,
 		fs->fs_first_ino = le32_to_cpu(sb->s_first_ino);
 	}
 	fs->fs_inode_size = isize;
+	fs->fs_desc_size = EXT2_MIN_DESC_SIZE;
+	if (le32_to_cpu(sb->s_rev_level) >= EXT2_DYNAMIC_REV &&
+	    (le32_to_cpu(sb->s_feature_incompat) & EXT4_FEATURE_INCOMPAT_64BIT)) {
+		/* ext4 wiki "Super Block" s_desc_size; Linux wants a power of 2 */
+		fs->fs_desc_size = le16_to_cpu(sb->s_desc_size);
+		if (fs->fs_desc_size < EXT4_MIN_DESC_SIZE_64BIT ||
+		    fs->fs_desc_size > EXT4_MAX_DESC_SIZE || fs->fs_desc_size > fs->fs_bsize ||
+		    !is_power_of_2(fs->fs_desc_size)) {
+			why = "descriptor size";
+			goto bad;
+		}
+		if (sb->s_blocks_count_hi || sb->s_r_blocks_count_hi ||
+		    sb->s_free_blocks_count_hi) {
+			pr_err("ext4 (%s): %llu blocks: block numbers past 32 bits are not "
+			       "supported; refusing to mount\n", dev,
+			       (unsigned long long)le32_to_cpu(sb->s_blocks_count_hi) << 32 |
+			       fs->fs_blocks_count);
+			return -EOPNOTSUPP;
+		}
+	}
+	fs->fs_desc_per_block = fs->fs_bsize / fs->fs_desc_size;
 	if (fs->fs_first_data_block != (fs->fs_bsize == 1024 ? 1U : 0U)) {
 		why = "first data block";
 		goto bad;
@@ -233,8 +298,7 @@ int ext2_check_geometry(struct ext2_fs *fs, const struct ext2_super_block *sb,
 		goto bad;
 	}
 	fs->fs_itable_blocks = (u32)DIV_ROUND_UP((u64)ipg * isize, fs->fs_bsize);
-	fs->fs_gdt_blocks = (u32)DIV_ROUND_UP((u64)groups * sizeof(struct ext2_group_desc),
-					      fs->fs_bsize);
+	fs->fs_gdt_blocks = DIV_ROUND_UP(groups, fs->fs_desc_per_block);
 	if (fs->fs_first_data_block + 1 + fs->fs_gdt_blocks >= fs->fs_blocks_count) {
 		why = "group descriptors beyond the end";
 		goto bad;
@@ -263,15 +327,45 @@ u64 ext2_max_size(const struct ext2_fs *fs)
 	return blocks << fs->fs_bshift;
 }
 
+/**
+ * ext2_sb_is_ext4 - does superblock @sb use any feature ext3 lacks?
+ * Such a filesystem is "ext4" to mount and df (as blkid names it).
+ */
+bool ext2_sb_is_ext4(const struct ext2_super_block *sb)
+{
+	if (le32_to_cpu(sb->s_rev_level) < EXT2_DYNAMIC_REV)
+		return false;
+	return (le32_to_cpu(sb->s_feature_incompat) & EXT4_INCOMPAT_ANY) ||
+	       (le32_to_cpu(sb->s_feature_ro_compat) & EXT4_RO_COMPAT_ANY);
+}
+
+/*
+ * Verify the superblock checksum and sort the feature bits (see the head
+ * of this file).  Sets *force_ro (with a line naming the features) for
+ * those we cannot write.  Returns 0 or -EINVAL (printed).
+ */
 int ext2_check_features(struct ext2_fs *fs, const char *dev, bool *force_ro)
 {
 	const struct ext2_super_block *sb = &fs->fs_sb;
-	u32 incompat = 0, ro_compat = 0;
-	char names[128];
+	u32 incompat = 0, ro_compat = 0, ro_bits;
+	char names[160];
+	size_t len;
 
 	if (le32_to_cpu(sb->s_rev_level) >= EXT2_DYNAMIC_REV) {
 		incompat = le32_to_cpu(sb->s_feature_incompat);
 		ro_compat = le32_to_cpu(sb->s_feature_ro_compat);
+	}
+	/* ext4 wiki "Super Block": s_checksum_type 1 is crc32c, the only one */
+	if ((ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
+	    sb->s_checksum_type != EXT4_CSUM_CRC32C) {
+		pr_err("ext4 (%s): unknown checksum type %u; refusing to mount\n", dev,
+		       sb->s_checksum_type);
+		return -EINVAL;
+	}
+	if (!ext2_sb_csum_ok(sb)) {
+		pr_err("ext4 (%s): superblock checksum mismatch; refusing to mount (run e2fsck)\n",
+		       dev);
+		return -EINVAL;
 	}
 	/* needs_recovery is journal.c's to handle (replay, or refuse without a journal) */
 	incompat &= ~EXT3_FEATURE_INCOMPAT_RECOVER;
@@ -281,16 +375,26 @@ int ext2_check_features(struct ext2_fs *fs, const char *dev, bool *force_ro)
 				    incompat_names, ARRAY_SIZE(incompat_names)));
 		return -EINVAL;
 	}
-	if ((ro_compat & ~EXT2_RO_COMPAT_SUPP) && !*force_ro) {
-		pr_warn("ext2 (%s): unsupported features: %s; mounting read-only\n", dev,
-			feature_list(names, sizeof(names), ro_compat & ~EXT2_RO_COMPAT_SUPP,
-				     ro_compat_names, ARRAY_SIZE(ro_compat_names)));
+	ro_bits = ro_compat & ~EXT2_RO_COMPAT_SUPP;
+	if (((incompat & EXT2_INCOMPAT_RO) || ro_bits) && !*force_ro) {
+		feature_list(names, sizeof(names), incompat & EXT2_INCOMPAT_RO,
+			     incompat_names, ARRAY_SIZE(incompat_names));
+		len = strlen(names);
+		feature_list(names + len + !!len, sizeof(names) - len - 1, ro_bits,
+			     ro_compat_names, ARRAY_SIZE(ro_compat_names));
+		if (len && names[len + 1])
+			names[len] = ' ';
+		pr_warn("ext2 (%s): features we cannot write: %s; mounting read-only\n", dev,
+			names);
 		*force_ro = true;
 	}
 	fs->fs_filetype = incompat & EXT2_FEATURE_INCOMPAT_FILETYPE;
 	fs->fs_flex_bg = incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG;
 	fs->fs_meta_bg = incompat & EXT2_FEATURE_INCOMPAT_META_BG;
 	fs->fs_csum = ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM;
+	fs->fs_gdt_csum = ro_compat & (EXT4_FEATURE_RO_COMPAT_METADATA_CSUM |
+				       EXT4_FEATURE_RO_COMPAT_GDT_CSUM);
+	fs->fs_ext4 = ext2_sb_is_ext4(sb);
 	if (fs->fs_csum)
 		fs->fs_csum_seed = (incompat & EXT4_FEATURE_INCOMPAT_CSUM_SEED) ?
 			le32_to_cpu(sb->s_checksum_seed) :
@@ -301,18 +405,58 @@ int ext2_check_features(struct ext2_fs *fs, const char *dev, bool *force_ro)
 	return 0;
 }
 
-/* Load the descriptor table and check every descriptor's bounds. */
-int ext2_load_groups(struct ext2_fs *fs, const char *dev)
+/*
+ * Check group @g's descriptor (in core) against the geometry: its
+ * structures inside the filesystem (inside its group without flex_bg),
+ * its counts possible.  Returns the reason it is corrupt, or NULL.
+ */
+static const char *check_desc(const struct ext2_fs *fs, u32 g)
 {
-	u32 per = fs->fs_bsize / sizeof(struct ext2_group_desc), i, g;
+	const struct ext2_group_desc *gd = &fs->fs_gd[g];
+	u32 first = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
+	u32 last = min(first + fs->fs_blocks_per_group, fs->fs_blocks_count) - 1;
+	u32 bb = le32_to_cpu(gd->bg_block_bitmap), ib = le32_to_cpu(gd->bg_inode_bitmap);
+	u32 it = le32_to_cpu(gd->bg_inode_table);
+
+	if (gd->bg_block_bitmap_hi || gd->bg_inode_bitmap_hi || gd->bg_inode_table_hi)
+		return "a bitmap or the inode table lies past block 2^32";
+	if (fs->fs_flex_bg) {
+		first = fs->fs_first_data_block;
+		last = fs->fs_blocks_count - 1;
+	}
+	if (bb < first || bb > last || ib < first || ib > last || it < first ||
+	    (u64)it + fs->fs_itable_blocks - 1 > last)
+		return "a bitmap or the inode table lies outside its range";
+	if (ext2_gd_free_blocks(gd) > fs->fs_blocks_per_group ||
+	    ext2_gd_free_inodes(gd) > fs->fs_inodes_per_group ||
+	    ext2_gd_used_dirs(gd) > fs->fs_inodes_per_group)
+		return "impossible counts";
+	if (fs->fs_gdt_csum && ext2_gd_itable_unused(gd) > ext2_gd_free_inodes(gd))
+		return "more unused inodes than free ones";
+	return NULL;
+}
+
+/*
+ * Load the descriptor table: each on-disk descriptor (fs_desc_size bytes)
+ * into a whole in-core one, its checksum verified (gdt_csum or
+ * metadata_csum: a mismatch is reported by group and sets *force_ro, as
+ * Linux refuses such a table read-write), its bounds checked.  Returns 0,
+ * -EINVAL for a corrupt descriptor, or -ENOMEM/-EIO (printed).
+ */
+int ext2_load_groups(struct ext2_fs *fs, const char *dev, bool *force_ro)
+{
+	u32 per = fs->fs_desc_per_block, dsize = fs->fs_desc_size, i, g, bad = 0;
+	u32 copy = min(dsize, (u32)sizeof(struct ext2_group_desc));
 	u64 free_blocks = 0, free_inodes = 0;
 	struct buffer_head *bh;
+	const char *why;
 
 	fs->fs_gd = kcalloc(fs->fs_groups, sizeof(struct ext2_group_desc), GFP_KERNEL);
-	if (!fs->fs_gd)
+	fs->fs_gstate = kcalloc(fs->fs_groups, 1, GFP_KERNEL);
+	if (!fs->fs_gd || !fs->fs_gstate)
 		return -ENOMEM;
 	for (i = 0; i < fs->fs_gdt_blocks; i++) {
-		u32 n = min(per, fs->fs_groups - i * per);
+		u32 n = min(per, fs->fs_groups - i * per), k;
 
 		bh = bread(fs->fs_bdev, ext2_desc_block(fs, i), fs->fs_bsize);
 		if (IS_ERR(bh)) {
@@ -320,37 +464,42 @@ int ext2_load_groups(struct ext2_fs *fs, const char *dev)
 			       errstr(PTR_ERR(bh)));
 			return PTR_ERR(bh);
 		}
-		memcpy(&fs->fs_gd[i * per], bh->b_data, n * sizeof(struct ext2_group_desc));
+		for (k = 0; k < n; k++) {
+			const u8 *d = bh->b_data + k * dsize;
+
+			g = i * per + k;
+			memcpy(&fs->fs_gd[g], d, copy);
+			if (fs->fs_gdt_csum &&
+			    ext2_gd_csum(fs, g, d) != le16_to_cpu(fs->fs_gd[g].bg_checksum)) {
+				if (bad++ < GD_CSUM_REPORT_MAX)
+					pr_err("ext4 (%s): group %u: descriptor checksum mismatch "
+					       "(0x%04x, computed 0x%04x)\n", dev, g,
+					       le16_to_cpu(fs->fs_gd[g].bg_checksum),
+					       ext2_gd_csum(fs, g, d));
+			}
+		}
 		brelse(bh);
 	}
+	if (bad) {
+		pr_err("ext4 (%s): %u group descriptor checksum%s wrong; %s (run e2fsck)\n", dev,
+		       bad, bad == 1 ? "" : "s", *force_ro ? "read-only" : "mounting read-only");
+		*force_ro = true;
+	}
 	for (g = 0; g < fs->fs_groups; g++) {
-		const struct ext2_group_desc *gd = &fs->fs_gd[g];
-		u32 first = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
-		u32 last = min(first + fs->fs_blocks_per_group, fs->fs_blocks_count) - 1;
-		u32 bb = le32_to_cpu(gd->bg_block_bitmap), ib = le32_to_cpu(gd->bg_inode_bitmap);
-		u32 it = le32_to_cpu(gd->bg_inode_table);
-
-		if (fs->fs_flex_bg) {
-			first = fs->fs_first_data_block;
-			last = fs->fs_blocks_count - 1;
-		}
-		if (bb < first || bb > last || ib < first || ib > last || it < first ||
-		    (u64)it + fs->fs_itable_blocks - 1 > last ||
-		    le16_to_cpu(gd->bg_free_blocks_count) > fs->fs_blocks_per_group ||
-		    le16_to_cpu(gd->bg_free_inodes_count) > fs->fs_inodes_per_group ||
-		    le16_to_cpu(gd->bg_used_dirs_count) > fs->fs_inodes_per_group) {
-			pr_err("ext2 (%s): group descriptor %u is corrupt\n", dev, g);
+		why = check_desc(fs, g);
+		if (why) {
+			pr_err("ext2 (%s): group descriptor %u is corrupt: %s\n", dev, g, why);
 			return -EINVAL;
 		}
-		free_blocks += le16_to_cpu(gd->bg_free_blocks_count);
-		free_inodes += le16_to_cpu(gd->bg_free_inodes_count);
+		free_blocks += ext2_gd_free_blocks(&fs->fs_gd[g]);
+		free_inodes += ext2_gd_free_inodes(&fs->fs_gd[g]);
 	}
 	/* The descriptors are authoritative, as Linux's counters take them. */
 	if (free_blocks > fs->fs_blocks_count || free_inodes > fs->fs_inodes_count) {
 		pr_err("ext2 (%s): free counts larger than the filesystem\n", dev);
 		return -EINVAL;
 	}
-	fs->fs_sb.s_free_blocks_count = cpu_to_le32((u32)free_blocks);
+	ext2_sb_set_free_blocks(&fs->fs_sb, free_blocks);
 	fs->fs_sb.s_free_inodes_count = cpu_to_le32((u32)free_inodes);
 	return 0;
 }

@@ -59,7 +59,7 @@ check "ro_compat_unknown/reported_read_only" grep -q "^bsize=.* ro" $T/out
 check "ro_compat_unknown/writes_EROFS" sh -c "grep '^= ' $T/out | tail -n +2 | grep -vqx '= -30'; test \$? -eq 1"
 check "ro_compat_unknown/image_byte_identical" cmp -s $T/img $T/orig
 
-# Refused mounts: unknown incompat, extents, needs_recovery, bad magic, geometry.
+# Refused mounts: unknown incompat, mmp, needs_recovery, bad magic, geometry.
 refuse() {	# refuse NAME OFFSET FMT VALUE
 	fresh
 	patch $T/img "$2" "$3" "$4"
@@ -72,8 +72,8 @@ refuse() {	# refuse NAME OFFSET FMT VALUE
 inc=$(mkimg $T/img 8M "" -b 1024; field $T/img $((1024 + 96)) I)
 refuse incompat_unknown $((1024 + 96)) I $((inc | 0x80000000))
 check "incompat_unknown/message_names_feature" grep -q "unsupported features: 0x80000000" $T/err
-refuse incompat_extents $((1024 + 96)) I $((inc | 0x40))
-check "incompat_extents/message_names_feature" grep -q "unsupported features: extent" $T/err
+refuse incompat_mmp $((1024 + 96)) I $((inc | 0x100))
+check "incompat_mmp/message_names_feature" grep -q "unsupported features: mmp" $T/err
 refuse needs_recovery $((1024 + 96)) I $((inc | 0x4))
 check "needs_recovery/message" grep -q "needs recovery" $T/err
 refuse bad_magic $((1024 + 56)) H 0x1234

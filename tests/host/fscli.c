@@ -203,10 +203,10 @@ static int do_df(void)
 
 	if (err)
 		return err;
-	printf("bsize=%u blocks=%llu bfree=%llu files=%llu ffree=%llu label=%s%s%s\n", st.f_bsize,
-	       (unsigned long long)st.f_blocks, (unsigned long long)st.f_bfree,
+	printf("bsize=%u blocks=%llu bfree=%llu files=%llu ffree=%llu label=%s%s%s type=%s\n",
+	       st.f_bsize, (unsigned long long)st.f_blocks, (unsigned long long)st.f_bfree,
 	       (unsigned long long)st.f_files, (unsigned long long)st.f_ffree, st.f_label,
-	       st.f_rdonly ? " ro" : "", st.f_errors ? " errors" : "");
+	       st.f_rdonly ? " ro" : "", st.f_errors ? " errors" : "", st.f_type);
 	return 0;
 }
 
