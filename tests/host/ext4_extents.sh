@@ -205,3 +205,32 @@ PY
 check "theirs/fsck_clean" fsck_clean $T/e.img
 debugfs -R "dump /deep2 $T/dd" $T/e.img >/dev/null 2>&1
 check "theirs/debugfs_reads_same" cmp $T/dd $T/deep2x
+
+# ---- with a journal (ext3 + extent): tree blocks go through the journal ----
+for seed in 3 4; do
+	python3 tests/host/fsmodel.py random $seed 300 > $T/rnd
+	mkimg $T/j.img 32M "" -b 1024 -O extent,has_journal
+	check "journal/random_$seed" python3 tests/host/fsmodel.py run $T/j.img $T/rnd
+done
+mkimg $T/j.img 16M "" -b 1024 -O extent,has_journal
+check "journal/grow_and_shrink" python3 tests/host/fsmodel.py run $T/j.img $T/all
+
+# ---- far blocks: logical blocks past 2^20 and 2^28 on 4 KiB blocks ----
+mkimg $T/f.img 64M "" -b 4096 -O extent
+printf '%s\n' "fill /d/far 4096 11 0" "fill /d/far 8192 12 4294967296" \
+	"fill /d/far 4096 13 1099511627776" "remount" "sha /d/far 4294967296 8192" \
+	"sha /d/far 1099511627776 4096" "sha /d/far 8192 4096" | $FSCLI $T/f.img > $T/out
+check "far/fscli_clean_exit" test $? -eq 0
+python3 - > $T/want <<'PY'
+import hashlib, sys
+sys.path.insert(0, "tools")
+import fillgen
+print(hashlib.sha256(fillgen.fill(8192, 12, 4294967296)).hexdigest() + "  /d/far")
+print(hashlib.sha256(fillgen.fill(4096, 13, 1099511627776)).hexdigest() + "  /d/far")
+print(hashlib.sha256(bytes(4096)).hexdigest() + "  /d/far")
+PY
+check "far/reads_back" cmp <(grep '/d/far' $T/out) $T/want
+check "far/fsck_clean" fsck_clean $T/f.img
+debugfs -R "ex /far" $T/f.img > $T/ex 2>/dev/null
+check "far/extent_at_4GiB" grep -Eq '1048576 - +1048577' $T/ex
+check "far/extent_at_1TiB" grep -Eq '268435456 - +268435456|268435456 +[0-9]+ +1 *$' $T/ex
