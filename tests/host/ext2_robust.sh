@@ -72,8 +72,8 @@ refuse() {	# refuse NAME OFFSET FMT VALUE
 inc=$(mkimg $T/img 8M "" -b 1024; field $T/img $((1024 + 96)) I)
 refuse incompat_unknown $((1024 + 96)) I $((inc | 0x80000000))
 check "incompat_unknown/message_names_feature" grep -q "unsupported features: 0x80000000" $T/err
-refuse incompat_extents $((1024 + 96)) I $((inc | 0x40))
-check "incompat_extents/message_names_feature" grep -q "unsupported features: extent" $T/err
+refuse incompat_casefold $((1024 + 96)) I $((inc | 0x20000))
+check "incompat_casefold/message_names_feature" grep -q "unsupported features: casefold" $T/err
 refuse needs_recovery $((1024 + 96)) I $((inc | 0x4))
 check "needs_recovery/message" grep -q "needs recovery" $T/err
 refuse bad_magic $((1024 + 56)) H 0x1234
