@@ -234,3 +234,10 @@ check "far/fsck_clean" fsck_clean $T/f.img
 debugfs -R "ex /far" $T/f.img > $T/ex 2>/dev/null
 check "far/extent_at_4GiB" grep -Eq '1048576 - +1048577' $T/ex
 check "far/extent_at_1TiB" grep -Eq '268435456 - +268435456|268435456 +[0-9]+ +1 *$' $T/ex
+
+# ---- layout: a 16 MiB file written in one go is one extent in i_block ----
+mkimg $T/l.img 64M "" -b 4096 -O extent
+echo "fill /d/l 16777216 3" | $FSCLI $T/l.img > $T/out
+check "layout/fscli_clean_exit" test $? -eq 0
+check "layout/one_extent" test "$(debugfs -R "ex /l" $T/l.img 2>/dev/null | grep -c '^ *0/ *0')" -eq 1
+check "layout/fsck_clean" fsck_clean $T/l.img
