@@ -55,12 +55,16 @@ truncate -s 12M $T/src/sparse
 printf middle | dd of=$T/src/sparse bs=1 seek=5000000 conv=notrunc 2>/dev/null
 printf end | dd of=$T/src/sparse bs=1 seek=12000000 conv=notrunc 2>/dev/null
 head -c 70000 /dev/urandom > $T/src/odd
-files="big small sparse odd"
+mkdir -p $T/src/sub
+for i in $(seq 1 300); do echo "entry $i" > $T/src/sub/file-with-a-longer-name-$i; done
+files="big small sparse odd sub/file-with-a-longer-name-1 sub/file-with-a-longer-name-300"
 for b in 1024 4096; do
 	mk4 $T/r.img 64M $T/src -b $b
 	check "read_b$b/flags_are_extents" sh -c "debugfs -R 'stat /big' $T/r.img 2>/dev/null | grep -q 'Flags: 0x80000'"
 	# shellcheck disable=SC2086
 	check "read_b$b/sha_equal" cmp <(shas $T/r.img $files) <(host_shas $T/src $files)
+	# a directory of several blocks, itself mapped by extents
+	check "read_b$b/dir_lists_all" test "$(echo "ls /d/sub" | $FSCLI -r $T/r.img 2>/dev/null | grep -c file-with)" -eq 300
 done
 
 # ---- deep trees: fragment the free space, then debugfs writes a big file ----
