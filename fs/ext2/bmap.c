@@ -126,6 +126,8 @@ int ext2_map_blocks(struct ext2_inode_info *ei, struct ext2_map *map, unsigned f
 	int depth, level, got, err = 0;
 	le32 *slot;
 
+	if (ext4_uses_extents(ei))
+		return ext4_ext_map(ei, map, flags);
 	depth = ext2_block_path(fs, map->m_lblk, off);
 	if (depth < 0)
 		return depth;
@@ -281,6 +283,8 @@ int ext2_truncate_blocks(struct ext2_inode_info *ei, u64 size)
 	int level, err = 0, e;
 	u32 i;
 
+	if (ext4_uses_extents(ei))
+		return ext4_ext_truncate(ei, size);
 	for (i = (u32)min(first, (u64)EXT2_NDIR_BLOCKS); i < EXT2_NDIR_BLOCKS; i++) {
 		e = ext2_free_tree(ei, &ei->ei_raw.i_block[i], 0, 0);
 		if (e && !err)

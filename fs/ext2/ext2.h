@@ -287,6 +287,13 @@ int ext2_map_blocks(struct ext2_inode_info *ei, struct ext2_map *map, unsigned f
 int ext2_bmap(struct ext2_inode_info *ei, u64 lblk, bool create, u32 *pblk);
 int ext2_truncate_blocks(struct ext2_inode_info *ei, u64 size);
 
+/* extents.c, extents_write.c: ext4 extent trees, for inodes with EXT4_EXTENTS_FL */
+bool ext4_has_extents(const struct ext2_fs *fs);
+bool ext4_uses_extents(const struct ext2_inode_info *ei);
+void ext4_ext_new(struct ext2_inode_info *ei);
+int ext4_ext_map(struct ext2_inode_info *ei, struct ext2_map *map, unsigned flags);
+int ext4_ext_truncate(struct ext2_inode_info *ei, u64 size);
+
 /* dir.c */
 int ext2_dir_find(struct ext2_inode_info *dir, const char *name, size_t len, u32 *ino);
 int ext2_dir_parent(struct ext2_inode_info *dir, u32 *ino);

@@ -88,8 +88,10 @@ static int ext2_check_inode(struct ext2_fs *fs, struct ext2_inode_info *ei)
 
 	if (le16_to_cpu(r->i_links_count) == 0 || mode == 0)
 		why = "deleted inode in use";
-	else if (flags & (EXT4_EXTENTS_FL | EXT4_INLINE_DATA_FL))
-		why = "extents or inline data";
+	else if (flags & EXT4_INLINE_DATA_FL)
+		why = "inline data";
+	else if ((flags & EXT4_EXTENTS_FL) && !ext4_has_extents(fs))
+		why = "extents without the extent feature";
 	else if (ext2_isreg(ei) && ext2_isize(ei) > fs->fs_max_size)
 		why = "size beyond the largest file";
 	else if (ext2_isdir(ei) && (le32_to_cpu(r->i_size_high) ||
@@ -222,6 +224,8 @@ int ext2_iget_new(struct ext2_fs *fs, u32 ino, u32 mode, struct ext2_inode_info 
 	}
 	ei->ei_vnode.v_mode = mode;
 	ei->ei_dirty = true;
+	if ((mode & EXT2_S_IFMT) != EXT2_S_IFLNK)
+		ext4_ext_new(ei);	/* a slow symlink gets its tree in namei.c */
 	*out = ei;
 release_bh:
 	brelse(bh);

@@ -132,6 +132,7 @@ int ext2_symlink(struct vnode *dv, const char *name, size_t len, const char *tar
 	if (tlen < EXT2_FAST_SYMLINK_MAX) {
 		memcpy(ei->ei_raw.i_block, target, tlen);
 	} else {
+		ext4_ext_new(ei);
 		err = ext2_bmap(ei, 0, true, &pblk);
 		if (err)
 			goto unmake;

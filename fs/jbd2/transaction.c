@@ -55,7 +55,9 @@ int jbd2_handle_start(struct jbd2_journal *j, bool may_commit)
 	if (j->j_handles++ || !may_commit)
 		return 0;
 	if (jbd2_commit_due(j) || jbd2_tx_blocks(j) > logsz / 4) {
+		j->j_handles--;		/* the commit runs outside the handle it opens */
 		err = jbd2_commit(j);
+		j->j_handles++;
 		if (err)
 			goto undo;
 	}
