@@ -151,3 +151,20 @@ S
 check flags/encrypted_refused grep -qx "= -95" $T/out
 check flags/encrypted_named grep -q "is encrypted; not supported" $T/err
 check flags/other_file_reads grep -q "^$(sha256sum <$src/a | cut -d' ' -f1)  /d/a\$" $T/out
+
+# --- i_blocks past 32 and 48 bits (huge_file): set by debugfs, grown by us ---
+img=$T/b.img
+mk4 $img 32M 4096 "" -O $PLAIN
+echo "write /d/a hello" | $FSCLI $img >/dev/null 2>&1
+debugfs -w -R "sif /a blocks 0xfffffffffff8" $img >/dev/null 2>&1
+run $img <<'S'
+ntimes /d/a
+pwrite /d/a 5000 X
+ntimes /d/a
+S
+check iblocks/read_48bit grep -q "blocks=281474976710648$" $T/out
+check iblocks/grown_past_48bit grep -q "blocks=281474976710656$" $T/out
+check iblocks/huge_file_fl_set sh -c "debugfs -R 'stat /a' $img 2>/dev/null | grep -q 'Flags: 0x40000'"
+check iblocks/in_fs_blocks sh -c "debugfs -R 'stat /a' $img 2>/dev/null | grep -q 'Blockcount: 35184372088832'"
+run $img -r <<< "ntimes /d/a"
+check iblocks/read_back_in_fs_blocks grep -q "blocks=281474976710656$" $T/out
