@@ -102,6 +102,7 @@ struct vfs_stat {
 	u64	st_blocks;		/* 512-byte units allocated */
 	u32	st_blksize;
 	s64	st_atime, st_mtime, st_ctime;	/* seconds since 1970 */
+	u32	st_atime_ns, st_mtime_ns, st_ctime_ns;	/* and nanoseconds, 0 if unknown */
 };
 
 struct vfs_statfs {

@@ -137,6 +137,11 @@ u64 wallclock_unix(void)
 	return boot_unix + (ktime_ns() - boot_unix_ns) / NSEC_PER_SEC;
 }
 
+u64 wallclock_unix_ns(void)
+{
+	return boot_unix * NSEC_PER_SEC + (ktime_ns() - boot_unix_ns);
+}
+
 static int rtc_init(void)
 {
 	struct rtc_time t;

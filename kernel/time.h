@@ -71,5 +71,7 @@ u64 rtc_time_to_unix(const struct rtc_time *t);
 void rtc_time_from_unix(u64 s, struct rtc_time *t);
 /* The wall clock now: boot-time RTC plus monotonic time since. */
 u64 wallclock_unix(void);
+/* The same clock in nanoseconds since 1970 (filesystem timestamps). */
+u64 wallclock_unix_ns(void);
 
 #endif

@@ -2,7 +2,8 @@
  * ext2 internals shared by the files of fs/ext2/: the in-core superblock
  * (struct ext2_fs) and in-core inode (struct ext2_inode_info), and the
  * calls between super.c, super_check.c, csum.c, meta.c, balloc.c, ialloc.c,
- * inode.c, bmap.c, dir.c, file.c and namei.c.  Nothing outside fs/ext2/ includes this; the VFS
+ * inode.c, inode4.c, bmap.c, extents*.c, dir.c, file.c and namei.c.  Nothing outside
+ * fs/ext2/ includes this; the VFS
  * sees ext2 only through ext2_fstype and the vnode ops.
  *
  * Lock legend: [I] immutable after mount, [v] serialised by the VFS's
@@ -129,6 +130,19 @@ static inline u32 ext2_csum(u32 seed, const void *buf, size_t len)
 {
 	return crc32c(seed, buf, len);
 }
+
+/*
+ * Does the inode's slot hold the bytes up to @end (an offset in struct
+ * ext2_inode)?  Past 128 only what i_extra_isize covers ("Inode Size").
+ */
+static inline bool ext2_ifits(const struct ext2_inode_info *ei, size_t end)
+{
+	return end <= EXT2_GOOD_OLD_INODE_SIZE ||
+	       (ei->ei_fs->fs_inode_size > EXT2_GOOD_OLD_INODE_SIZE &&
+		end <= EXT2_GOOD_OLD_INODE_SIZE + (size_t)le16_to_cpu(ei->ei_raw.i_extra_isize));
+}
+#define EXT2_IFITS(ei, field) \
+	ext2_ifits(ei, offsetof(struct ext2_inode, field) + sizeof(((struct ext2_inode *)0)->field))
 
 /* The group a block or an inode belongs to. */
 static inline u32 ext2_block_group(const struct ext2_fs *fs, u32 blk)
@@ -268,10 +282,27 @@ u64 ext2_isize(const struct ext2_inode_info *ei);
 void ext2_set_isize(struct ext2_inode_info *ei, u64 size);
 void ext2_touch(struct ext2_inode_info *ei, bool mtime, bool ctime);
 int ext2_set_atime(struct vnode *v, s64 atime);
-void ext2_add_blocks(struct ext2_inode_info *ei, int nblocks);
 int ext2_inode_release(struct vnode *v);
 int ext2_getattr(struct vnode *v, struct vfs_stat *st);
 bool ext2_fast_symlink(const struct ext2_inode_info *ei);
+
+/* inode4.c: the ext4 fields of an inode */
+int ext2_inode_csum_verify(struct ext2_inode_info *ei, const u8 *slot);
+void ext2_inode_csum_set(struct ext2_inode_info *ei, u8 *slot);
+u32 ext2_new_extra_isize(const struct ext2_fs *fs);
+enum { EXT2_ATIME, EXT2_MTIME, EXT2_CTIME, EXT2_CRTIME, EXT2_NTIMES };
+void ext2_get_time(const struct ext2_inode_info *ei, int which, s64 *sec, u32 *nsec);
+void ext2_set_time(struct ext2_inode_info *ei, int which, s64 sec, u32 nsec);
+void ext2_now_ts(s64 *sec, u32 *nsec);
+u64 ext2_iblocks(const struct ext2_inode_info *ei);
+void ext2_add_blocks(struct ext2_inode_info *ei, int nblocks);
+u64 ext2_inode_max_size(const struct ext2_inode_info *ei);
+bool ext2_size_high(const struct ext2_inode_info *ei);
+u32 ext2_link_max(const struct ext2_fs *fs);
+int ext2_dir_may_link(const struct ext2_inode_info *dir);
+u32 ext2_dir_inc_links(const struct ext2_inode_info *dir);
+u32 ext2_dir_dec_links(const struct ext2_inode_info *dir);
+int ext2_inode_flags_check(struct ext2_inode_info *ei);
 
 /* bmap.c: a run of a file's blocks, for ext2_map_blocks() */
 struct ext2_map {

@@ -300,6 +300,7 @@ _Static_assert(offsetof(struct ext2_inode, i_crtime) == 144, "i_crtime");
 /* A symlink target shorter than this lives in i_block itself (a fast symlink). */
 #define EXT2_FAST_SYMLINK_MAX	(EXT2_N_BLOCKS * 4)
 #define EXT2_LINK_MAX		32000	/* the most links ext2 allows one inode */
+#define EXT4_LINK_MAX		65000	/* and ext4; with dir_nlink a directory past it counts 1 */
 
 /*
  * Directory entry, doc section "Linked Directory Entry": 8 bytes of header,

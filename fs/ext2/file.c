@@ -196,9 +196,9 @@ long ext2_write(struct vnode *v, u64 pos, const void *buf, size_t len)
 		return -EISDIR;
 	if (!ext2_isreg(ei))
 		return -EINVAL;
-	if (pos >= fs->fs_max_size)
+	if (pos >= ext2_inode_max_size(ei))
 		return len ? -EFBIG : 0;
-	len = (size_t)min((u64)len, fs->fs_max_size - pos);
+	len = (size_t)min((u64)len, ext2_inode_max_size(ei) - pos);
 	len = min(len, (size_t)0x7fffffff);
 	if (pos > ext2_isize(ei)) {
 		err = ext2_zero_tail(ei, ext2_isize(ei));
@@ -225,7 +225,7 @@ int ext2_truncate(struct vnode *v, u64 size)
 		return -EISDIR;
 	if (!ext2_isreg(ei))
 		return -EINVAL;
-	if (size > fs->fs_max_size)
+	if (size > ext2_inode_max_size(ei))
 		return -EFBIG;
 	if (size < old) {
 		err = ext2_zero_tail(ei, size);

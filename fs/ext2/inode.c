@@ -6,7 +6,9 @@
  * inode table, s_inode_size bytes each; the first 128 bytes are struct
  * ext2_inode, a large inode continues with i_extra_isize bytes of
  * extra fields and then in-inode extended attributes, which we keep
- * untouched (we write back only the bytes we know).
+ * untouched (we write back only the first 128 + i_extra_isize bytes, at
+ * most the struct).  With metadata_csum the slot's checksum is verified
+ * at read and set at every write (inode4.c).
  *
  * The in-core inode holds the raw on-disk copy (ei_raw) as the authority
  * while referenced; ext2_write_inode() copies it to its buffer.  One
@@ -39,10 +41,19 @@ static int ext2_inode_loc(struct ext2_fs *fs, u32 ino, u32 *blk, u32 *off)
 	return 0;
 }
 
-/* Bytes of the slot that struct ext2_inode describes and we keep. */
+/* Bytes of the slot that struct ext2_inode describes, read at most. */
 static u32 ext2_raw_size(const struct ext2_fs *fs)
 {
 	return min(fs->fs_inode_size, (u32)sizeof(struct ext2_inode));
+}
+
+/* Bytes of ei_raw that are @ei's own fields: 128 + i_extra_isize, at most the struct. */
+static u32 ext2_raw_len(const struct ext2_inode_info *ei)
+{
+	if (ei->ei_fs->fs_inode_size <= EXT2_GOOD_OLD_INODE_SIZE)
+		return EXT2_GOOD_OLD_INODE_SIZE;
+	return min(EXT2_GOOD_OLD_INODE_SIZE + (u32)le16_to_cpu(ei->ei_raw.i_extra_isize),
+		   (u32)sizeof(struct ext2_inode));
 }
 
 static struct ext2_inode_info *ext2_icache_find(struct ext2_fs *fs, u32 ino)
@@ -83,18 +94,20 @@ static void ext2_icache_drop(struct ext2_inode_info *ei)
 static int ext2_check_inode(struct ext2_fs *fs, struct ext2_inode_info *ei)
 {
 	const struct ext2_inode *r = &ei->ei_raw;
-	u32 mode = le16_to_cpu(r->i_mode), flags = le32_to_cpu(r->i_flags);
+	u32 mode = le16_to_cpu(r->i_mode), extra = le16_to_cpu(r->i_extra_isize);
+	u32 flags = le32_to_cpu(r->i_flags);
 	const char *why = NULL;
 
 	if (le16_to_cpu(r->i_links_count) == 0 || mode == 0)
 		why = "deleted inode in use";
 	else if (flags & EXT4_INLINE_DATA_FL)
 		why = "inline data";
-	else if ((flags & EXT4_EXTENTS_FL) && !ext4_has_extents(fs))
-		why = "extents without the extent feature";
-	else if (ext2_isreg(ei) && ext2_isize(ei) > fs->fs_max_size)
+	else if (fs->fs_inode_size > EXT2_GOOD_OLD_INODE_SIZE &&
+		 (EXT2_GOOD_OLD_INODE_SIZE + extra > fs->fs_inode_size || (extra & 3)))
+		why = "i_extra_isize beyond the slot";
+	else if ((ext2_isreg(ei) || ext2_isdir(ei)) && ext2_isize(ei) > ext2_inode_max_size(ei))
 		why = "size beyond the largest file";
-	else if (ext2_isdir(ei) && (le32_to_cpu(r->i_size_high) ||
+	else if (ext2_isdir(ei) && ((!ext2_size_high(ei) && le32_to_cpu(r->i_size_high)) ||
 				    (ext2_isize(ei) & (fs->fs_bsize - 1))))
 		why = "directory size not a whole number of blocks";
 	else if (ext2_islnk(ei) && (ext2_isize(ei) == 0 || ext2_isize(ei) >= fs->fs_bsize ||
@@ -165,12 +178,18 @@ static int __ext2_iget(struct ext2_fs *fs, u32 ino, bool reserved, struct ext2_i
 		goto release_bh;
 	}
 	memcpy(&ei->ei_raw, bh->b_data + off, ext2_raw_size(fs));
-	err = ext2_check_inode(fs, ei);
+	ext2_inode_seed(fs, ei);
+	err = ext2_inode_csum_verify(ei, (const u8 *)bh->b_data + off);
+	if (!err)
+		err = ext2_check_inode(fs, ei);
+	if (!err)
+		err = ext2_inode_flags_check(ei);
 	if (err) {
 		ext2_icache_drop(ei);
 		goto release_bh;
 	}
-	ext2_inode_seed(fs, ei);
+	/* bytes past i_extra_isize are attributes, not fields: never read as such */
+	memset((u8 *)&ei->ei_raw + ext2_raw_len(ei), 0, sizeof(ei->ei_raw) - ext2_raw_len(ei));
 	ei->ei_vnode.v_mode = ext2_mode(ei);
 	*out = ei;
 release_bh:
@@ -189,7 +208,8 @@ int ext2_iget_new(struct ext2_fs *fs, u32 ino, u32 mode, struct ext2_inode_info 
 	struct ext2_inode_info *ei;
 	struct ext2_inode *r;
 	struct buffer_head *bh;
-	u32 blk, off, now = ext2_now();
+	u32 blk, off, nsec, t;
+	s64 now;
 	int err = 0;
 
 	if (ext2_icache_find(fs, ino) || ext2_inode_loc(fs, ino, &blk, &off)) {
@@ -214,14 +234,12 @@ int ext2_iget_new(struct ext2_fs *fs, u32 ino, u32 mode, struct ext2_inode_info 
 	ext2_dirty_meta(fs, bh);
 	r = &ei->ei_raw;
 	r->i_mode = cpu_to_le16((u16)mode);
-	r->i_atime = r->i_ctime = r->i_mtime = cpu_to_le32(now);
-	r->i_generation = cpu_to_le32(ino ^ now);
+	r->i_extra_isize = cpu_to_le16((u16)ext2_new_extra_isize(fs));
+	ext2_now_ts(&now, &nsec);
+	for (t = 0; t < EXT2_NTIMES; t++)
+		ext2_set_time(ei, (int)t, now, nsec);
+	r->i_generation = cpu_to_le32(ino ^ (u32)now ^ nsec);
 	ext2_inode_seed(fs, ei);
-	if (fs->fs_inode_size > EXT2_GOOD_OLD_INODE_SIZE) {
-		r->i_extra_isize = cpu_to_le16((u16)min(fs->fs_inode_size - EXT2_GOOD_OLD_INODE_SIZE,
-							(u32)EXT2_INODE_EXTRA_ISIZE));
-		r->i_crtime = cpu_to_le32(now);
-	}
 	ei->ei_vnode.v_mode = mode;
 	ei->ei_dirty = true;
 	if ((mode & EXT2_S_IFMT) != EXT2_S_IFLNK)
@@ -246,7 +264,8 @@ int ext2_write_inode(struct ext2_inode_info *ei)
 	bh = ext2_bread(fs, blk);
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);
-	memcpy(bh->b_data + off, &ei->ei_raw, ext2_raw_size(fs));
+	memcpy(bh->b_data + off, &ei->ei_raw, ext2_raw_len(ei));
+	ext2_inode_csum_set(ei, (u8 *)bh->b_data + off);
 	ext2_dirty_meta(fs, bh);
 	brelse(bh);
 	ei->ei_dirty = false;
@@ -262,7 +281,7 @@ u64 ext2_isize(const struct ext2_inode_info *ei)
 {
 	u64 size = le32_to_cpu(ei->ei_raw.i_size);
 
-	if (ext2_isreg(ei))
+	if (ext2_size_high(ei))
 		size |= (u64)le32_to_cpu(ei->ei_raw.i_size_high) << 32;
 	return size;
 }
@@ -277,7 +296,7 @@ void ext2_set_isize(struct ext2_inode_info *ei, u64 size)
 	u32 ro = le32_to_cpu(fs->fs_sb.s_feature_ro_compat);
 
 	ei->ei_raw.i_size = cpu_to_le32((u32)size);
-	if (ext2_isreg(ei))
+	if (ext2_size_high(ei))
 		ei->ei_raw.i_size_high = cpu_to_le32((u32)(size >> 32));
 	if (size > 0x7fffffffULL && !(ro & EXT2_FEATURE_RO_COMPAT_LARGE_FILE)) {
 		fs->fs_sb.s_feature_ro_compat = cpu_to_le32(ro | EXT2_FEATURE_RO_COMPAT_LARGE_FILE);
@@ -288,12 +307,14 @@ void ext2_set_isize(struct ext2_inode_info *ei, u64 size)
 
 void ext2_touch(struct ext2_inode_info *ei, bool mtime, bool ctime)
 {
-	u32 now = cpu_to_le32(ext2_now());
+	s64 now;
+	u32 nsec;
 
+	ext2_now_ts(&now, &nsec);
 	if (mtime)
-		ei->ei_raw.i_mtime = now;
+		ext2_set_time(ei, EXT2_MTIME, now, nsec);
 	if (ctime)
-		ei->ei_raw.i_ctime = now;
+		ext2_set_time(ei, EXT2_CTIME, now, nsec);
 	ei->ei_dirty = true;
 }
 
@@ -304,18 +325,9 @@ int ext2_set_atime(struct vnode *v, s64 atime)
 
 	if (ei->ei_fs->fs_rdonly)
 		return -EROFS;
-	ei->ei_raw.i_atime = cpu_to_le32((u32)atime);
+	ext2_set_time(ei, EXT2_ATIME, atime, 0);
 	ei->ei_dirty = true;
 	return 0;
-}
-
-/* Account @n blocks (negative: freed) in i_blocks, in 512-byte units. */
-void ext2_add_blocks(struct ext2_inode_info *ei, int n)
-{
-	u32 per = ei->ei_fs->fs_bsize >> 9;
-
-	ei->ei_raw.i_blocks = cpu_to_le32(le32_to_cpu(ei->ei_raw.i_blocks) + (u32)(n * (int)per));
-	ei->ei_dirty = true;
 }
 
 /* Linux's test: a symlink using no blocks besides an attribute block. */
@@ -323,7 +335,7 @@ bool ext2_fast_symlink(const struct ext2_inode_info *ei)
 {
 	u32 ea = le32_to_cpu(ei->ei_raw.i_file_acl) ? ei->ei_fs->fs_bsize >> 9 : 0;
 
-	return ext2_islnk(ei) && le32_to_cpu(ei->ei_raw.i_blocks) == ea;
+	return ext2_islnk(ei) && ext2_iblocks(ei) == ea;
 }
 
 /*
@@ -424,10 +436,10 @@ int ext2_getattr(struct vnode *v, struct vfs_stat *st)
 	st->st_uid = le16_to_cpu(r->i_uid) | (u32)le16_to_cpu(r->i_uid_high) << 16;
 	st->st_gid = le16_to_cpu(r->i_gid) | (u32)le16_to_cpu(r->i_gid_high) << 16;
 	st->st_size = ext2_isize(ei);
-	st->st_blocks = le32_to_cpu(r->i_blocks);
+	st->st_blocks = ext2_iblocks(ei);
 	st->st_blksize = ei->ei_fs->fs_bsize;
-	st->st_atime = le32_to_cpu(r->i_atime);
-	st->st_mtime = le32_to_cpu(r->i_mtime);
-	st->st_ctime = le32_to_cpu(r->i_ctime);
+	ext2_get_time(ei, EXT2_ATIME, &st->st_atime, &st->st_atime_ns);
+	ext2_get_time(ei, EXT2_MTIME, &st->st_mtime, &st->st_mtime_ns);
+	ext2_get_time(ei, EXT2_CTIME, &st->st_ctime, &st->st_ctime_ns);
 	return 0;
 }

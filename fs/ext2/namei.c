@@ -4,7 +4,8 @@
  *
  * Link counts follow the usual rules: a file counts its names; a
  * directory counts its name in the parent, its own ".", and the ".." of
- * each subdirectory.  A new inode is written with its link count set
+ * each subdirectory; with dir_nlink, a directory past EXT4_LINK_MAX
+ * counts 1, "many", and stays so (inode4.c).  A new inode is written with its link count set
  * before any name points to it; a failure after the inode exists drops
  * its count to 0 and lets release free it.  Symlinks shorter than 60
  * bytes live in i_block (fast), longer ones in one data block (slow).
@@ -94,7 +95,7 @@ int ext2_mkdir(struct vnode *dv, const char *name, size_t len, u32 mode)
 	struct ext2_inode_info *dir = EXT2_I(dv), *ei;
 	int err;
 
-	if (ext2_nlink(dir) >= EXT2_LINK_MAX)
+	if (ext2_dir_may_link(dir))
 		return -EMLINK;
 	mode = EXT2_S_IFDIR | (mode & 07777);
 	err = ext2_make(dir, name, len, mode, 2, &ei);
@@ -106,7 +107,7 @@ int ext2_mkdir(struct vnode *dv, const char *name, size_t len, u32 mode)
 	err = ext2_dir_add(dir, name, len, ei->ei_ino, mode);
 	if (err)
 		goto unmake;
-	ext2_set_nlink(dir, ext2_nlink(dir) + 1);
+	ext2_set_nlink(dir, ext2_dir_inc_links(dir));
 	ext2_iput(ei);
 	return 0;
 unmake:
@@ -163,7 +164,7 @@ int ext2_link(struct vnode *v, struct vnode *dv, const char *name, size_t len)
 
 	if (ext2_isdir(ei))
 		return -EPERM;
-	if (ext2_nlink(ei) >= EXT2_LINK_MAX)
+	if (ext2_nlink(ei) >= ext2_link_max(ei->ei_fs))
 		return -EMLINK;
 	if (ext2_nlink(ei) == 0)
 		return -ENOENT;
@@ -249,8 +250,7 @@ int ext2_rmdir(struct vnode *dv, const char *name, size_t len)
 	if (err)
 		goto put;
 	ext2_drop_link(ei);
-	if (ext2_nlink(dir) > 2)
-		ext2_set_nlink(dir, ext2_nlink(dir) - 1);
+	ext2_set_nlink(dir, ext2_dir_dec_links(dir));
 put:
 	ext2_iput(ei);
 	return err;
@@ -351,7 +351,7 @@ int ext2_rename(struct vnode *odv, const char *oname, size_t olen,
 			if (err)
 				goto put_dst;
 		}
-	} else if (isdir && odir != ndir && ext2_nlink(ndir) >= EXT2_LINK_MAX) {
+	} else if (isdir && odir != ndir && ext2_dir_may_link(ndir)) {
 		err = -EMLINK;
 		goto put_dst;
 	}
@@ -363,7 +363,7 @@ int ext2_rename(struct vnode *odv, const char *oname, size_t olen,
 			goto put_dst;
 		ext2_drop_link(dst);
 		if (isdir)
-			ext2_set_nlink(ndir, ext2_nlink(ndir) - 1);
+			ext2_set_nlink(ndir, ext2_dir_dec_links(ndir));
 	} else {
 		err = ext2_dir_add(ndir, nname, nlen, src->ei_ino, ext2_mode(src));
 		if (err)
@@ -374,8 +374,8 @@ int ext2_rename(struct vnode *odv, const char *oname, size_t olen,
 		goto put_dst;
 	if (isdir && odir != ndir) {
 		err = ext2_dir_set(src, "..", 2, ndir->ei_ino, EXT2_S_IFDIR);
-		ext2_set_nlink(odir, ext2_nlink(odir) - 1);
-		ext2_set_nlink(ndir, ext2_nlink(ndir) + 1);
+		ext2_set_nlink(odir, ext2_dir_dec_links(odir));
+		ext2_set_nlink(ndir, ext2_dir_inc_links(ndir));
 	}
 	ext2_touch(src, false, true);
 put_dst:

@@ -52,26 +52,22 @@ int jbd2_handle_start(struct jbd2_journal *j, bool may_commit)
 
 	if (j->j_error)
 		return j->j_error;
-	if (j->j_handles++ || !may_commit)
-		return 0;
+	if (j->j_handles || !may_commit)
+		goto open;
+	/* commit and checkpoint run outside any handle: before this one opens */
 	if (jbd2_commit_due(j) || jbd2_tx_blocks(j) > logsz / 4) {
-		j->j_handles--;		/* the commit runs outside the handle it opens */
 		err = jbd2_commit(j);
-		j->j_handles++;
 		if (err)
-			goto undo;
+			return err;
 	}
 	if (jbd2_log_free(j) < logsz / 2) {
-		j->j_handles--;
 		err = jbd2_checkpoint(j);
-		j->j_handles++;
 		if (err)
-			goto undo;
+			return err;
 	}
+open:
+	j->j_handles++;
 	return 0;
-undo:
-	j->j_handles--;
-	return err;
 }
 
 int jbd2_handle_stop(struct jbd2_journal *j)

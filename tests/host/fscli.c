@@ -16,7 +16,8 @@
  *	sync | fsync P | remount [ro] | mkdirs P N (N subdirectories or files) | touchn P N
  *	mount HOSTIMAGE DIR [ro] | umount DIR | mounts (each mount's path)
  *	open P | close       (hold one file open, or let it go)
- *	times P (atime, mtime, ctime) | clock SECONDS (what the clock says now)
+ *	times P (atime, mtime, ctime) | clock SECONDS [NS] (what the clock says now)
+ *	ntimes P (the same as SECONDS.NANOSECONDS)
  *	snapshot HOSTFILE    (copy IMAGE as the disk holds it now: a power cut,
  *			      nothing the cache holds dirty; for journal tests)
  *
@@ -277,6 +278,19 @@ static int do_umount(const char *dir)
 	return err ? err : umount_close(m);
 }
 
+static int do_ntimes(const char *path)
+{
+	struct vfs_stat st;
+	int err = vfs_lstat(path, &st);
+
+	if (!err)
+		printf("atime=%lld.%09u mtime=%lld.%09u ctime=%lld.%09u blocks=%llu\n",
+		       (long long)st.st_atime, st.st_atime_ns, (long long)st.st_mtime,
+		       st.st_mtime_ns, (long long)st.st_ctime, st.st_ctime_ns,
+		       (unsigned long long)st.st_blocks);
+	return err;
+}
+
 static int print_mount(struct vfs_mount *m, void *arg)
 {
 	char path[VFS_PATH_MAX];
@@ -432,7 +446,14 @@ static int run(int argc, char **av)
 		return err;
 	}
 	if (!strcmp(c, "times")) { NEED(2); return do_times(av[1]); }
-	if (!strcmp(c, "clock")) { NEED(2); host_wallclock = num(av[1]); return 0; }
+	if (!strcmp(c, "ntimes")) { NEED(2); return do_ntimes(av[1]); }
+	if (!strcmp(c, "clock")) {
+		if (argc != 2 && argc != 3)
+			return -EINVAL;
+		host_wallclock = num(av[1]);
+		host_wallclock_ns = argc == 3 ? (u32)num(av[2]) : 0;
+		return 0;
+	}
 	if (!strcmp(c, "snapshot")) { NEED(2); return do_snapshot(av[1]); }
 #undef NEED
 	return -ENOSYS;

@@ -7,7 +7,14 @@
 
 u64 host_wallclock = 1700000000;	/* 2023-11-14, the oracle images' time */
 
+u32 host_wallclock_ns;			/* and nanoseconds into that second */
+
 u64 wallclock_unix(void)
 {
 	return host_wallclock;
+}
+
+u64 wallclock_unix_ns(void)
+{
+	return host_wallclock * NSEC_PER_SEC + host_wallclock_ns;
 }

@@ -5,5 +5,6 @@
 #include "kernel/types.h"
 
 extern u64 host_wallclock;	/* seconds since 1970 that wallclock_unix() returns */
+extern u32 host_wallclock_ns;	/* nanoseconds past it, for wallclock_unix_ns() */
 
 #endif
