@@ -24,7 +24,9 @@
 
 #define EXT2_INCOMPAT_SUPP	(EXT2_FEATURE_INCOMPAT_FILETYPE | \
 				 EXT2_FEATURE_INCOMPAT_META_BG | \
-				 EXT4_FEATURE_INCOMPAT_FLEX_BG)
+				 EXT4_FEATURE_INCOMPAT_FLEX_BG | \
+				 EXT4_FEATURE_INCOMPAT_LARGEDIR | /* ext4dir: local mask line */ \
+				 EXT4_FEATURE_INCOMPAT_INLINE_DATA)
 #define EXT2_RO_COMPAT_SUPP	(EXT2_FEATURE_RO_COMPAT_SPARSE_SUPER | \
 				 EXT2_FEATURE_RO_COMPAT_LARGE_FILE)
 
@@ -280,6 +282,11 @@ int ext2_check_features(struct ext2_fs *fs, const char *dev, bool *force_ro)
 		       feature_list(names, sizeof(names), incompat & ~EXT2_INCOMPAT_SUPP,
 				    incompat_names, ARRAY_SIZE(incompat_names)));
 		return -EINVAL;
+	}
+	/* ext4dir: local gating until ext4grp's merges: inline data is read-only */
+	if ((incompat & EXT4_FEATURE_INCOMPAT_INLINE_DATA) && !*force_ro) {
+		pr_warn("ext2 (%s): inline_data is read-only; mounting read-only\n", dev);
+		*force_ro = true;
 	}
 	if ((ro_compat & ~EXT2_RO_COMPAT_SUPP) && !*force_ro) {
 		pr_warn("ext2 (%s): unsupported features: %s; mounting read-only\n", dev,
