@@ -62,6 +62,18 @@ bool ext2_dx_is_index(const struct ext2_inode_info *dir, struct buffer_head *bh,
 			     !de->name_len);
 }
 
+/*
+ * Does block @lblk (@bh) look like an interior node: an index block whose
+ * limit is a node's?  (Without metadata_csum an emptied leaf also starts
+ * with one unused entry spanning the block; its old name bytes do not
+ * make a node's limit.)
+ */
+bool ext2_dx_is_node(const struct ext2_inode_info *dir, struct buffer_head *bh, u64 lblk)
+{
+	return lblk && ext2_dx_is_index(dir, bh, lblk) &&
+	       le16_to_cpu(dx_cl(bh, DX_NODE_ENTRIES)->limit) == ext2_dx_limit(dir->ei_fs, false);
+}
+
 /* Entries of index block @lblk start here. */
 static u32 dx_off(u64 lblk)
 {
@@ -187,7 +199,7 @@ static int dx_read_node(struct ext2_inode_info *dir, struct dx_frame *f, u64 lbl
 	f->f_lblk = lblk;
 	f->f_off = DX_NODE_ENTRIES;
 	f->f_at = 0;
-	if (!ext2_dx_is_index(dir, bh, lblk))
+	if (!ext2_dx_is_node(dir, bh, lblk))
 		return ext2_dx_bad(dir, lblk, "index node expected");
 	return 0;
 }
@@ -314,7 +326,7 @@ int ext2_dx_find(struct ext2_inode_info *dir, const char *name, size_t len, u32 
 			err = PTR_ERR(bh);
 			break;
 		}
-		if (ext2_dx_is_index(dir, bh, leaf))
+		if (leaf == 0 || ext2_dx_is_node(dir, bh, leaf))
 			err = ext2_dx_bad(dir, leaf, "leaf expected, index found");
 		else
 			err = ext2_dir_block_find(dir, bh, leaf, name, len, ino);

@@ -56,6 +56,7 @@ u32 ext2_dx_max_levels(const struct ext2_fs *fs);
 int ext2_dx_probe(struct ext2_inode_info *dir, const char *name, size_t len, struct dx_path *p);
 void ext2_dx_release(struct dx_path *p);
 u64 ext2_dx_leaf(const struct dx_path *p);
+bool ext2_dx_is_node(const struct ext2_inode_info *dir, struct buffer_head *bh, u64 lblk);
 int ext2_dx_bad(struct ext2_inode_info *dir, u64 lblk, const char *why);
 
 #endif

@@ -268,7 +268,7 @@ int ext2_dx_add(struct ext2_inode_info *dir, const char *name, size_t len, u32 i
 		bh = NULL;
 		goto out;
 	}
-	if (ext2_dx_is_index(dir, bh, leaf)) {
+	if (leaf == 0 || ext2_dx_is_node(dir, bh, leaf)) {
 		err = ext2_dx_bad(dir, leaf, "leaf expected, index found");
 		goto out;
 	}
