@@ -2,8 +2,9 @@
  * ext2 internals shared by the files of fs/ext2/: the in-core superblock
  * (struct ext2_fs) and in-core inode (struct ext2_inode_info), and the
  * calls between super.c, super_check.c, csum.c, meta.c, balloc.c, ialloc.c,
- * inode.c, inode4.c, bmap.c, extents*.c, dir.c, file.c and namei.c.  Nothing outside
- * fs/ext2/ includes this; the VFS
+ * inode.c, inode4.c, bmap.c, extents*.c, dir.c, dir_block.c, htree*.c,
+ * inline.c, xattr.c, file.c and namei.c.  Nothing outside fs/ext2/
+ * includes this; the VFS
  * sees ext2 only through ext2_fstype and the vnode ops.
  *
  * Lock legend: [I] immutable after mount, [v] serialised by the VFS's
@@ -285,6 +286,7 @@ int ext2_set_atime(struct vnode *v, s64 atime);
 int ext2_inode_release(struct vnode *v);
 int ext2_getattr(struct vnode *v, struct vfs_stat *st);
 bool ext2_fast_symlink(const struct ext2_inode_info *ei);
+int ext2_inode_loc(struct ext2_fs *fs, u32 ino, u32 *blk, u32 *off);
 
 /* inode4.c: the ext4 fields of an inode */
 int ext2_inode_csum_verify(struct ext2_inode_info *ei, const u8 *slot);
@@ -337,6 +339,43 @@ int ext2_dir_empty(struct ext2_inode_info *dir);
 int ext2_dir_init(struct ext2_inode_info *dir, u32 parent);
 int ext2_lookup(struct vnode *dir, const char *name, size_t len, struct vnode **out);
 int ext2_readdir(struct vnode *dir, u64 *pos, struct vfs_dirent *de);
+u8 ext2_de_vfs_type(const struct ext2_fs *fs, const struct ext2_dir_entry *de);
+
+/* dir_block.c: one directory block (the leaves of htree.c too) */
+u32 ext2_de_namelen(const struct ext2_fs *fs, const struct ext2_dir_entry *de);
+void ext2_de_set_name(const struct ext2_fs *fs, struct ext2_dir_entry *de,
+		      const char *name, size_t len, u32 mode);
+bool ext2_de_match(const struct ext2_fs *fs, const struct ext2_dir_entry *de,
+		   const char *name, size_t len);
+int ext2_dir_check_entry(struct ext2_inode_info *dir, struct buffer_head *bh, u32 off, u32 end);
+struct buffer_head *ext2_dir_read(struct ext2_inode_info *dir, u64 lblk);
+u32 ext2_dir_end(struct ext2_inode_info *dir, struct buffer_head *bh, u64 lblk);
+int ext2_dir_commit(struct ext2_inode_info *dir, struct buffer_head *bh, u64 lblk);
+void ext2_dir_set_tail(const struct ext2_fs *fs, struct buffer_head *bh);
+void ext2_dir_format_leaf(struct ext2_inode_info *dir, struct buffer_head *bh);
+struct buffer_head *ext2_dir_new_block(struct ext2_inode_info *dir, u64 *lblk);
+int ext2_dir_block_find(struct ext2_inode_info *dir, struct buffer_head *bh, u64 lblk,
+			const char *name, size_t len, u32 *ino);
+int ext2_dir_block_add(struct ext2_inode_info *dir, struct buffer_head *bh, u64 lblk,
+		       const char *name, size_t len, u32 ino, u32 mode);
+
+/* htree.c, htree_add.c, htree_hash.c: hash tree directories */
+u32 ext2_dx_hash(unsigned version, const u32 seed[4], const char *name, size_t len);
+bool ext2_dx_indexed(const struct ext2_inode_info *dir);
+bool ext2_dx_is_index(const struct ext2_inode_info *dir, struct buffer_head *bh, u64 lblk);
+int ext2_dx_csum_verify(struct ext2_inode_info *dir, struct buffer_head *bh, u64 lblk);
+void ext2_dx_csum_set(struct ext2_inode_info *dir, struct buffer_head *bh, u64 lblk);
+int ext2_dx_find(struct ext2_inode_info *dir, const char *name, size_t len, u32 *ino);
+int ext2_dx_add(struct ext2_inode_info *dir, const char *name, size_t len, u32 ino, u32 mode);
+
+/* inline.c, xattr.c: inline data (read-only) */
+bool ext2_inline(const struct ext2_inode_info *ei);
+bool ext2_inline_dir(const struct ext2_inode_info *ei);
+int ext2_inline_find(struct ext2_inode_info *dir, const char *name, size_t len, u32 *ino);
+int ext2_inline_readdir(struct ext2_inode_info *dir, u64 *pos, struct vfs_dirent *d);
+long ext2_inline_read(struct ext2_inode_info *ei, u64 pos, void *buf, size_t len);
+int ext2_xattr_ibody_get(struct ext2_inode_info *ei, const u8 *slot, u8 index,
+			 const char *name, const u8 **value);
 
 /* file.c */
 long ext2_read(struct vnode *v, u64 pos, void *buf, size_t len);

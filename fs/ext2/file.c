@@ -179,6 +179,8 @@ long ext2_read(struct vnode *v, u64 pos, void *buf, size_t len)
 		return 0;
 	len = (size_t)min((u64)len, size - pos);
 	len = min(len, (size_t)0x7fffffff);
+	if (ext2_inline(ei))
+		return ext2_inline_read(ei, pos, buf, len);
 	return ext2_rw(ei, pos, buf, len, false);
 }
 

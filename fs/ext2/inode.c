@@ -25,8 +25,8 @@
 
 #define EXT2_XATTR_MAGIC	0xEA020000	/* doc: "Extended Attributes", block header */
 
-/* Where inode @ino lives: block and byte offset. */
-static int ext2_inode_loc(struct ext2_fs *fs, u32 ino, u32 *blk, u32 *off)
+/* Where inode @ino lives: block and byte offset.  0 or -EUCLEAN. */
+int ext2_inode_loc(struct ext2_fs *fs, u32 ino, u32 *blk, u32 *off)
 {
 	u32 g, idx;
 	u64 byte;
@@ -100,15 +100,14 @@ static int ext2_check_inode(struct ext2_fs *fs, struct ext2_inode_info *ei)
 
 	if (le16_to_cpu(r->i_links_count) == 0 || mode == 0)
 		why = "deleted inode in use";
-	else if (flags & EXT4_INLINE_DATA_FL)
-		why = "inline data";
 	else if (fs->fs_inode_size > EXT2_GOOD_OLD_INODE_SIZE &&
 		 (EXT2_GOOD_OLD_INODE_SIZE + extra > fs->fs_inode_size || (extra & 3)))
 		why = "i_extra_isize beyond the slot";
 	else if ((ext2_isreg(ei) || ext2_isdir(ei)) && ext2_isize(ei) > ext2_inode_max_size(ei))
 		why = "size beyond the largest file";
-	else if (ext2_isdir(ei) && ((!ext2_size_high(ei) && le32_to_cpu(r->i_size_high)) ||
-				    (ext2_isize(ei) & (fs->fs_bsize - 1))))
+	else if (ext2_isdir(ei) && !(flags & EXT4_INLINE_DATA_FL) &&
+		 ((!ext2_size_high(ei) && le32_to_cpu(r->i_size_high)) ||
+		  (ext2_isize(ei) & (fs->fs_bsize - 1))))
 		why = "directory size not a whole number of blocks";
 	else if (ext2_islnk(ei) && (ext2_isize(ei) == 0 || ext2_isize(ei) >= fs->fs_bsize ||
 				    (ext2_fast_symlink(ei) &&
