@@ -145,6 +145,19 @@ static inline bool ext2_ifits(const struct ext2_inode_info *ei, size_t end)
 #define EXT2_IFITS(ei, field) \
 	ext2_ifits(ei, offsetof(struct ext2_inode, field) + sizeof(((struct ext2_inode *)0)->field))
 
+/* Does the filesystem have this ro_compat / incompat feature (dynamic revision only)? */
+static inline bool ext2_ro_feature(const struct ext2_fs *fs, u32 bit)
+{
+	return le32_to_cpu(fs->fs_sb.s_rev_level) >= EXT2_DYNAMIC_REV &&
+	       (le32_to_cpu(fs->fs_sb.s_feature_ro_compat) & bit);
+}
+
+static inline bool ext2_incompat_feature(const struct ext2_fs *fs, u32 bit)
+{
+	return le32_to_cpu(fs->fs_sb.s_rev_level) >= EXT2_DYNAMIC_REV &&
+	       (le32_to_cpu(fs->fs_sb.s_feature_incompat) & bit);
+}
+
 /* The group a block or an inode belongs to. */
 static inline u32 ext2_block_group(const struct ext2_fs *fs, u32 blk)
 {

@@ -33,18 +33,6 @@
 #define I_S32_MAX	((s64)0x7fffffff)
 #define I_U32_MAX	0xffffffffu
 
-static bool ext2_ro_feature(const struct ext2_fs *fs, u32 bit)
-{
-	return le32_to_cpu(fs->fs_sb.s_rev_level) >= EXT2_DYNAMIC_REV &&
-	       (le32_to_cpu(fs->fs_sb.s_feature_ro_compat) & bit);
-}
-
-static bool ext2_incompat_feature(const struct ext2_fs *fs, u32 bit)
-{
-	return le32_to_cpu(fs->fs_sb.s_rev_level) >= EXT2_DYNAMIC_REV &&
-	       (le32_to_cpu(fs->fs_sb.s_feature_incompat) & bit);
-}
-
 /*
  * The checksum of @slot (fs_inode_size bytes) of @ei, "Checksums": the
  * seed is ei_csum_seed; i_checksum_lo, and i_checksum_hi when

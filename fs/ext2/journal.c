@@ -239,8 +239,13 @@ int ext2_journal_start(struct ext2_fs *fs)
 
 	if (!j)
 		return 0;
-	err = jbd2_start(j, commit_s ? commit_s : JBD2_DEFAULT_COMMIT_S,
-			 ext2_journal_pre_commit, fs);
+	/* As Linux's ext4: 64-bit tags with 64bit, checksummed (v3) ones with metadata_csum. */
+	err = jbd2_set_features(j, (ext2_incompat_feature(fs, EXT4_FEATURE_INCOMPAT_64BIT) ?
+				    JBD2_FEATURE_INCOMPAT_64BIT : 0) |
+				   (fs->fs_csum ? JBD2_FEATURE_INCOMPAT_CSUM_V3 : 0));
+	if (!err)
+		err = jbd2_start(j, commit_s ? commit_s : JBD2_DEFAULT_COMMIT_S,
+				 ext2_journal_pre_commit, fs);
 	if (err)
 		pr_err("ext3 (%s): cannot start the journal: %s\n", bdev_name(fs->fs_bdev),
 		       errstr(err));

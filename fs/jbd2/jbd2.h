@@ -190,6 +190,15 @@ bool jbd2_needs_recovery(const struct jbd2_journal *j);
  */
 int jbd2_start(struct jbd2_journal *j, u32 commit_s,
 	       int (*pre_commit)(void *arg), void *arg);
+/**
+ * jbd2_set_features - what the filesystem wants its journal to use from now on
+ * @incompat: JBD2_FEATURE_INCOMPAT_64BIT and/or _CSUM_V3 (ext4 asks for them
+ *	with 64bit and metadata_csum, as Linux does at mount)
+ * Between jbd2_open (and any recovery) and jbd2_start, which writes them to
+ * the journal superblock; the log is empty, so no old tag is misread.
+ * Returns 0, -EINVAL (log not empty), -EOPNOTSUPP.
+ */
+int jbd2_set_features(struct jbd2_journal *j, u32 incompat);
 /* Commit and checkpoint everything, mark the log empty.  Returns 0 or the first error. */
 int jbd2_stop(struct jbd2_journal *j);
 /* Free what jbd2_open and jbd2_start allocated (after jbd2_stop, or on a failed mount). */

@@ -17,6 +17,7 @@
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/mm/slab.h"
+#include "lib/crc32c.h"
 #include "lib/string.h"
 
 u64 jbd2_log_block(const struct jbd2_journal *j, u32 lblk)
@@ -105,6 +106,9 @@ int jbd2_write_sb(struct jbd2_journal *j, u32 start, u32 seq, bool set_revoke)
 	if (set_revoke && be32_to_cpu(sb->s_header.h_blocktype) == JBD2_SUPERBLOCK_V2) {
 		j->j_fmt.f_incompat |= JBD2_FEATURE_INCOMPAT_REVOKE;
 		sb->s_feature_incompat = cpu_to_be32(j->j_fmt.f_incompat);
+		sb->s_feature_compat = cpu_to_be32(j->j_fmt.f_compat);
+		if (j->j_fmt.f_incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)
+			sb->s_checksum_type = JBD2_CRC32C_CHKSUM;
 	}
 	if (j->j_fmt.f_incompat & (JBD2_FEATURE_INCOMPAT_CSUM_V2 | JBD2_FEATURE_INCOMPAT_CSUM_V3))
 		sb->s_checksum = cpu_to_be32(jbd2_sb_csum(sb));
@@ -113,6 +117,24 @@ int jbd2_write_sb(struct jbd2_journal *j, u32 start, u32 seq, bool set_revoke)
 out:
 	kfree(sb);
 	return err;
+}
+
+int jbd2_set_features(struct jbd2_journal *j, u32 incompat)
+{
+	struct jbd2_fmt *f = &j->j_fmt;
+
+	if (j->j_tail || j->j_bufs)
+		return -EINVAL;		/* only an empty log, before jbd2_start */
+	if (incompat & ~(JBD2_FEATURE_INCOMPAT_64BIT | JBD2_FEATURE_INCOMPAT_CSUM_V3))
+		return -EOPNOTSUPP;
+	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3) {
+		/* v3 replaces the v1 commit-block checksum and v2 tags */
+		f->f_compat &= ~JBD2_FEATURE_COMPAT_CHECKSUM;
+		f->f_incompat &= ~JBD2_FEATURE_INCOMPAT_CSUM_V2;
+		f->f_seed = crc32c(~0u, j->j_uuid, JBD2_UUID_BYTES);
+	}
+	f->f_incompat |= incompat;
+	return 0;
 }
 
 int jbd2_start(struct jbd2_journal *j, u32 commit_s,

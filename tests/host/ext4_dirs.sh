@@ -83,7 +83,8 @@ for v in "csum_4k:$BASE:-b 4096" "csum_1k:$BASE:-b 1024" "nocsum_1k:$NOCSUM:-b 1
 	check "$name/writes_succeed" sh -c "! grep -v '^= 0$' $T/w.out | grep -q '^= '"
 	check "$name/fsck_clean" fsck_clean $T/h.img
 	check "$name/still_indexed" indexed $T/h.img /big
-	check "$name/index_grew" test "$(levels $T/h.img /big)" -ge 1
+	# 16,000 names need more leaves than a 1 KiB root holds (a 4 KiB one holds them all)
+	[ "${name#*_}" = 1k ] && check "$name/index_grew" test "$(levels $T/h.img /big)" -ge 1
 	check "$name/debugfs_htree_clean" sh -c "debugfs -R 'htree /big' $T/h.img 2>&1 | \
 		grep -iwE 'checksum (error|mismatch)|corrupt|bad' | { ! grep -q .; }"
 	{
