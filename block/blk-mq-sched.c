@@ -86,6 +86,20 @@ u32 blk_mq_sched_queued(struct request_queue *q)
 	return n;
 }
 
+/*
+ * Queue lock held: may a new request skip staging?  Only when nothing
+ * waits that it could overtake or merge with, and the scheduler (none, or
+ * noop's FIFO) would hand it on first anyway; deadline and the others see
+ * every request.
+ */
+bool blk_mq_sched_may_bypass(struct request_queue *q)
+{
+	if (blk_mq_use_elevator(q) && q->q_elevator->e_type != &elevator_noop)
+		return false;
+	return !blk_mq_sched_queued(q) && !q->q_mq_wait_head &&
+	       !(q->q_flags & QUEUE_FLAG_PLUGGED);
+}
+
 /* Move every request staged in hctx's software queues to its dispatch list. */
 static bool blk_mq_fill_from_ctx(struct blk_mq_hw_ctx *hctx)
 {

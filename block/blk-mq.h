@@ -36,7 +36,8 @@
  * queue_rq() takes.
  *
  * Lock legend: [I] immutable after set-up, [h] hctx->lock,
- * [c] ctx->lock, [t] the tag bitmap's own atomic operations, [d] driver.
+ * [c] ctx->lock, [t] the tag bitmap's own atomic operations, [d] driver,
+ * [r] whoever set BLK_MQ_S_RUNNING (the one dispatcher of the hctx).
  */
 #ifndef BLOCK_BLK_MQ_H
 #define BLOCK_BLK_MQ_H
@@ -113,6 +114,8 @@ struct blk_mq_hw_ctx {
 	u64			busy;		/* [h] BUSY answers */
 	u32			nr_completed;	/* [t] requests ended: a BUSY answer
 						 * re-checks it (no lost restart) */
+	struct request		*started_early;	/* [r] issued directly: the core
+						 * started it before queue_rq() */
 	struct work		run_work;	/* [I] runs the queue from deferred work */
 };
 
