@@ -99,51 +99,63 @@ static void blk_mq_return_batch(struct blk_mq_hw_ctx *hctx, struct list_head *li
 }
 
 /*
- * Hand rq to the driver.  Return: 1 issued, 0 ended with an error (or
- * busy, but room came back meanwhile: carry on), -1 busy (stop).  A busy
- * request goes back to the head of the dispatch list, list in front of it.
+ * Hand rq to the driver; early: the core started it already (then so are
+ * those on list).  Return: 1 issued, 0 ended with an error (or busy, but
+ * room came back meanwhile: carry on), -1 busy (stop).  A busy request
+ * goes back, not started, to the head of the dispatch list, list after it.
  */
 static int blk_mq_issue_one(struct blk_mq_hw_ctx *hctx, struct request *rq, bool last,
-			    struct list_head *list)
+			    bool early, struct list_head *list)
 {
 	struct blk_mq_queue_data bd = { .rq = rq, .last = last };
 	u32 seen = __atomic_load_n(&hctx->nr_completed, __ATOMIC_ACQUIRE);
 	int ret;
 
+	if (early)
+		hctx->started_early = rq;
 	ret = hctx->queue->q_mq_ops->queue_rq(hctx, &bd);
-	if (hctx->started_early) {
-		if (ret == BLK_MQ_RQ_BUSY)	/* the core started it: undo that */
-			blk_mq_unstart(hctx->queue, rq);
-		hctx->started_early = NULL;
-	}
+	hctx->started_early = NULL;
 	if (ret == BLK_MQ_RQ_OK)
 		return 1;
 	if (ret == BLK_MQ_RQ_BUSY) {
+		if (early)
+			blk_mq_unstart(hctx->queue, rq, list);
 		blk_mq_return_batch(hctx, list);
 		return blk_mq_busy(hctx, rq, seen) ? 0 : -1;
 	}
-	blk_mq_end_request(rq, ret < 0 ? ret : -EIO);
+	blk_mq_end_request(rq, ret < 0 ? ret : -EIO);	/* unstarts it too */
 	return 0;
 }
 
-/* Issue requests until none is left, the driver is busy, or the queue stops. */
+/*
+ * Issue requests until none is left, the driver is busy, or the queue
+ * stops.  Each batch taken is started in one queue-lock round, unless
+ * queue_rq may sleep (deferred work, timeouts among it, could then run
+ * while requests are started but not yet on the device).
+ */
 static u32 blk_mq_dispatch(struct blk_mq_hw_ctx *hctx)
 {
-	const struct blk_mq_ops *ops = hctx->queue->q_mq_ops;
+	struct request_queue *q = hctx->queue;
+	const struct blk_mq_ops *ops = q->q_mq_ops;
+	bool early = !(q->q_tag_set->flags & BLK_MQ_F_BLOCKING);
+	bool uncommitted = false, last;
 	LIST_HEAD(list);
 	struct request *rq;
-	bool uncommitted = false, last;
 	u32 issued = 0;
 	int ret;
 
 	while (!(__atomic_load_n(&hctx->state, __ATOMIC_ACQUIRE) & BLK_MQ_S_STOPPED)) {
-		if (list_empty(&list) && !blk_mq_take_batch(hctx, &list))
-			break;
+		if (list_empty(&list)) {
+			if (!blk_mq_take_batch(hctx, &list))
+				break;
+			if (early)
+				blk_mq_start_batch(q, &list);
+		}
 		rq = list_first_entry(&list, struct request, rq_queuelist);
 		list_del_init(&rq->rq_queuelist);
 		/* The end of this batch: what completions add meanwhile is the next one. */
 		last = list_empty(&list);
-		ret = blk_mq_issue_one(hctx, rq, last, &list);
+		ret = blk_mq_issue_one(hctx, rq, last, early, &list);
 		if (ret < 0)
 			break;
 		if (ret > 0) {
@@ -151,7 +163,11 @@ static u32 blk_mq_dispatch(struct blk_mq_hw_ctx *hctx)
 			uncommitted = !last;
 		}
 	}
-	blk_mq_return_batch(hctx, &list);	/* stopped with some in hand */
+	if (!list_empty(&list)) {	/* stopped with some in hand */
+		if (early)
+			blk_mq_unstart(q, NULL, &list);
+		blk_mq_return_batch(hctx, &list);
+	}
 	if (uncommitted && ops->commit_rqs)
 		ops->commit_rqs(hctx);
 	return issued;
@@ -207,7 +223,7 @@ void blk_mq_issue_direct(struct blk_mq_hw_ctx *hctx, struct request *rq)
 	unsigned long flags;
 	int ret;
 
-	ret = blk_mq_issue_one(hctx, rq, true, &none);
+	ret = blk_mq_issue_one(hctx, rq, true, hctx->started_early == rq, &none);
 	if (ret == 0) {			/* room came back, or rq ended: look again */
 		spin_lock_irqsave(&hctx->lock, flags);
 		hctx->state |= BLK_MQ_S_RERUN;

@@ -58,7 +58,8 @@ void blk_mq_put_request(struct request_queue *q, struct request *rq);
 void blk_mq_exit_queue(struct request_queue *q);
 void blk_mq_flush_borrow_tag(struct request *flush_rq, struct request *owner);
 void blk_mq_flush_return_tag(struct request *flush_rq);
-void blk_mq_unstart(struct request_queue *q, struct request *rq);
+void blk_mq_start_batch(struct request_queue *q, struct list_head *list);
+void blk_mq_unstart(struct request_queue *q, struct request *rq, struct list_head *list);
 
 /* blk-mq-dispatch.c */
 void blk_mq_add_dispatch(struct request *rq, bool at_head);

@@ -457,8 +457,9 @@ unlock:
  * Call from queue_rq() before the device can complete it.  On a polled
  * queue it also starts the poll tick: waiters that do not poll themselves
  * (the buffer cache, filesystems) still see their I/O end, a tick later.
- * A request issued directly (blk_mq_make_request) was started by the
- * core under the lock it held already: then this costs nothing.
+ * A request issued directly (blk_mq_make_request) or in a batch (see
+ * blk_mq_start_batch) was started by the core in a lock round it took
+ * anyway, or one for the whole batch: then this costs nothing.
  */
 void blk_mq_start_request(struct request *rq)
 {
@@ -475,13 +476,37 @@ void blk_mq_start_request(struct request *rq)
 	spin_unlock_irqrestore(q->q_lock, flags);
 }
 
-/* rq, started by the core for a direct issue, was not taken (BUSY): unstart it. */
-void blk_mq_unstart(struct request_queue *q, struct request *rq)
+/**
+ * blk_mq_start_batch - start every request of list (about to be handed
+ * to the driver, in order) in one queue-lock round; the driver's own
+ * blk_mq_start_request() for each then costs nothing (hctx->started_early).
+ */
+void blk_mq_start_batch(struct request_queue *q, struct list_head *list)
 {
+	struct request *rq;
 	unsigned long flags;
 
 	spin_lock_irqsave(q->q_lock, flags);
-	blk_rq_leave_driver(q, rq);
+	list_for_each_entry(rq, list, rq_queuelist)
+		__blk_mq_start_request(q, rq);
+	spin_unlock_irqrestore(q->q_lock, flags);
+}
+
+/*
+ * Requests the core started (blk_mq_start_batch, or a direct issue) that
+ * the driver did not take: rq (may be NULL) and those on list go back
+ * to waiting, not on the device.
+ */
+void blk_mq_unstart(struct request_queue *q, struct request *rq, struct list_head *list)
+{
+	struct request *r;
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	if (rq)
+		blk_rq_leave_driver(q, rq);
+	list_for_each_entry(r, list, rq_queuelist)
+		blk_rq_leave_driver(q, r);
 	spin_unlock_irqrestore(q->q_lock, flags);
 }
 
