@@ -173,12 +173,12 @@ static u32 blk_mq_dispatch(struct blk_mq_hw_ctx *hctx)
 	return issued;
 }
 
-/* hctx is ours (RUNNING): dispatch until no run is owed, then let it go. */
-static void blk_mq_run_claimed(struct blk_mq_hw_ctx *hctx, u32 issued)
+/*
+ * hctx is ours (RUNNING) and its lock held (flags saved): dispatch until
+ * no run is owed, then let hctx go and unlock.
+ */
+static void blk_mq_run_locked(struct blk_mq_hw_ctx *hctx, unsigned long flags, u32 issued)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&hctx->lock, flags);
 	while ((hctx->state & (BLK_MQ_S_RERUN | BLK_MQ_S_STOPPED)) == BLK_MQ_S_RERUN) {
 		hctx->state &= ~BLK_MQ_S_RERUN;
 		spin_unlock_irqrestore(&hctx->lock, flags);
@@ -224,12 +224,10 @@ void blk_mq_issue_direct(struct blk_mq_hw_ctx *hctx, struct request *rq)
 	int ret;
 
 	ret = blk_mq_issue_one(hctx, rq, true, hctx->started_early == rq, &none);
-	if (ret == 0) {			/* room came back, or rq ended: look again */
-		spin_lock_irqsave(&hctx->lock, flags);
+	spin_lock_irqsave(&hctx->lock, flags);
+	if (ret == 0)			/* room came back, or rq ended: look again */
 		hctx->state |= BLK_MQ_S_RERUN;
-		spin_unlock_irqrestore(&hctx->lock, flags);
-	}
-	blk_mq_run_claimed(hctx, ret > 0);
+	blk_mq_run_locked(hctx, flags, ret > 0);
 }
 
 /**
@@ -255,8 +253,7 @@ void blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx, bool async)
 	}
 	hctx->state = (hctx->state | BLK_MQ_S_RUNNING | BLK_MQ_S_RERUN) & ~BLK_MQ_S_RESTART;
 	hctx->run++;
-	spin_unlock_irqrestore(&hctx->lock, flags);
-	blk_mq_run_claimed(hctx, 0);
+	blk_mq_run_locked(hctx, flags, 0);
 	return;
 unlock:
 	spin_unlock_irqrestore(&hctx->lock, flags);

@@ -529,6 +529,35 @@ void blk_mq_end_request(struct request *rq, int error)
 }
 
 /**
+ * blk_mq_end_requests - end n requests, rqs[i] with errs[i], as
+ * blk_mq_end_request() would each, in one queue-lock round for every run
+ * of consecutive requests of one queue (a driver reaping a batch of
+ * completions: one round per interrupt instead of one per request).
+ * Any context.
+ */
+void blk_mq_end_requests(struct request *const *rqs, const int *errs, u32 n)
+{
+	struct request_queue *q = NULL;
+	unsigned long flags = 0;
+	bool pending;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (rqs[i]->rq_q != q) {
+			if (q)
+				blk_queue_unlock(q, flags);
+			q = rqs[i]->rq_q;
+			spin_lock_irqsave(q->q_lock, flags);
+		}
+		rqs[i]->rq_state &= ~RQF_TIMING_OUT;
+		pending = __blk_end_request(rqs[i], errs[i], rqs[i]->rq_data_len);
+		KASSERT(!pending);
+	}
+	if (q)
+		blk_queue_unlock(q, flags);
+}
+
+/**
  * blk_mq_requeue_request - put a started request back at the head of its
  * hardware queue's dispatch list (the device lost it: a reset).  It keeps
  * its tag.  kick: run the hardware queue now (from deferred work).

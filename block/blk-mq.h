@@ -150,6 +150,11 @@ void blk_mq_free_request(struct request *rq);
 void blk_mq_start_request(struct request *rq);
 /* End every bio of rq with error (0 or negative), free its tag.  Any context. */
 void blk_mq_end_request(struct request *rq, int error);
+/*
+ * End n requests, rqs[i] with errs[i], as blk_mq_end_request() each, in
+ * one queue-lock round per run of requests of one queue.  Any context.
+ */
+void blk_mq_end_requests(struct request *const *rqs, const int *errs, u32 n);
 /* Put a started request back at the head of its dispatch list (retry after a reset). */
 void blk_mq_requeue_request(struct request *rq, bool kick);
 
