@@ -182,3 +182,21 @@ bool blk_mq_hctx_has_work(struct blk_mq_hw_ctx *hctx)
 			return true;
 	return false;
 }
+
+/*
+ * Would unplugging q do anything: is it plugged, or does a hardware queue
+ * have work or a bio wait for a tag?  A lock-free peek, for blk_unplug():
+ * a waiter on an idle queue then takes no lock (a plug set just after it
+ * looked is released by the plug timer, as one set after an unplug is).
+ */
+bool blk_mq_unplug_needed(struct request_queue *q)
+{
+	u32 i;
+
+	if ((READ_ONCE(q->q_flags) & QUEUE_FLAG_PLUGGED) || READ_ONCE(q->q_mq_wait_head))
+		return true;
+	for (i = 0; i < q->q_nr_hw_queues; i++)
+		if (blk_mq_hctx_has_work(q->q_hctx[i]))
+			return true;
+	return false;
+}

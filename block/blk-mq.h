@@ -182,6 +182,9 @@ int blk_poll(struct request_queue *q);
 /* Does a waiter on q have to poll (blk_poll) to see its I/O end? */
 bool blk_queue_polled(const struct request_queue *q);
 
+/* Would blk_unplug(q) do anything?  A lock-free peek (blk-plug.c). */
+bool blk_mq_unplug_needed(struct request_queue *q);
+
 /* Tags of q's hardware queues in use now (shared sets: every queue's). */
 u32 blk_mq_tags_in_use(const struct request_queue *q);
 
