@@ -46,27 +46,6 @@ void blk_mq_add_dispatch(struct request *rq, bool at_head)
 	spin_unlock_irqrestore(&hctx->lock, flags);
 }
 
-/* The next request to issue, refilling the dispatch list once; *more: another waits. */
-static struct request *blk_mq_next_rq(struct blk_mq_hw_ctx *hctx, bool *more)
-{
-	struct request *rq = NULL;
-	unsigned long flags;
-	bool refilled = false;
-
-	for (;;) {
-		spin_lock_irqsave(&hctx->lock, flags);
-		if (!list_empty(&hctx->dispatch)) {
-			rq = list_first_entry(&hctx->dispatch, struct request, rq_queuelist);
-			list_del_init(&rq->rq_queuelist);
-			*more = !list_empty(&hctx->dispatch);
-		}
-		spin_unlock_irqrestore(&hctx->lock, flags);
-		if (rq || refilled || !blk_mq_sched_fill(hctx))
-			return rq;
-		refilled = true;
-	}
-}
-
 /* BUSY: rq goes back at the head.  Return true if a completion already freed room. */
 static bool blk_mq_busy(struct blk_mq_hw_ctx *hctx, struct request *rq, u32 seen)
 {
@@ -84,37 +63,171 @@ static bool blk_mq_busy(struct blk_mq_hw_ctx *hctx, struct request *rq, u32 seen
 	return again;
 }
 
-/* Issue requests until none is left, the driver is busy, or the queue stops. */
+/*
+ * Refill list from hctx's dispatch list, after moving what waits in the
+ * software queues or the elevator there if it is empty: one hctx lock
+ * round for a whole batch.  Return: false when nothing is left to issue.
+ */
+static bool blk_mq_take_batch(struct blk_mq_hw_ctx *hctx, struct list_head *list)
+{
+	unsigned long flags;
+	bool refilled = false;
+
+	for (;;) {
+		spin_lock_irqsave(&hctx->lock, flags);
+		list_splice_tail_init(&hctx->dispatch, list);
+		spin_unlock_irqrestore(&hctx->lock, flags);
+		if (!list_empty(list))
+			return true;
+		if (refilled || !blk_mq_sched_fill(hctx))
+			return false;
+		refilled = true;
+	}
+}
+
+/* Put back at the head of the dispatch list what a batch did not issue. */
+static void blk_mq_return_batch(struct blk_mq_hw_ctx *hctx, struct list_head *list)
+{
+	unsigned long flags;
+
+	if (list_empty(list))
+		return;
+	spin_lock_irqsave(&hctx->lock, flags);
+	list_splice_tail_init(&hctx->dispatch, list);	/* list goes in front */
+	list_splice_tail_init(list, &hctx->dispatch);
+	spin_unlock_irqrestore(&hctx->lock, flags);
+}
+
+/*
+ * Hand rq to the driver; early: the core started it already (then so are
+ * those on list).  Return: 1 issued, 0 ended with an error (or busy, but
+ * room came back meanwhile: carry on), -1 busy (stop).  A busy request
+ * goes back, not started, to the head of the dispatch list, list after it.
+ */
+static int blk_mq_issue_one(struct blk_mq_hw_ctx *hctx, struct request *rq, bool last,
+			    bool early, struct list_head *list)
+{
+	struct blk_mq_queue_data bd = { .rq = rq, .last = last };
+	u32 seen = __atomic_load_n(&hctx->nr_completed, __ATOMIC_ACQUIRE);
+	int ret;
+
+	if (early)
+		hctx->started_early = rq;
+	ret = hctx->queue->q_mq_ops->queue_rq(hctx, &bd);
+	hctx->started_early = NULL;
+	if (ret == BLK_MQ_RQ_OK)
+		return 1;
+	if (ret == BLK_MQ_RQ_BUSY) {
+		if (early)
+			blk_mq_unstart(hctx->queue, rq, list);
+		blk_mq_return_batch(hctx, list);
+		return blk_mq_busy(hctx, rq, seen) ? 0 : -1;
+	}
+	blk_mq_end_request(rq, ret < 0 ? ret : -EIO);	/* unstarts it too */
+	return 0;
+}
+
+/*
+ * Issue requests until none is left, the driver is busy, or the queue
+ * stops.  Each batch taken is started in one queue-lock round, unless
+ * queue_rq may sleep (deferred work, timeouts among it, could then run
+ * while requests are started but not yet on the device).
+ */
 static u32 blk_mq_dispatch(struct blk_mq_hw_ctx *hctx)
 {
-	const struct blk_mq_ops *ops = hctx->queue->q_mq_ops;
-	struct blk_mq_queue_data bd;
-	bool uncommitted = false, more = false;
-	u32 issued = 0, seen;
+	struct request_queue *q = hctx->queue;
+	const struct blk_mq_ops *ops = q->q_mq_ops;
+	bool early = !(q->q_tag_set->flags & BLK_MQ_F_BLOCKING);
+	bool uncommitted = false, last;
+	LIST_HEAD(list);
+	struct request *rq;
+	u32 issued = 0;
 	int ret;
 
 	while (!(__atomic_load_n(&hctx->state, __ATOMIC_ACQUIRE) & BLK_MQ_S_STOPPED)) {
-		bd.rq = blk_mq_next_rq(hctx, &more);
-		if (!bd.rq)
+		if (list_empty(&list)) {
+			if (!blk_mq_take_batch(hctx, &list))
+				break;
+			if (early)
+				blk_mq_start_batch(q, &list);
+		}
+		rq = list_first_entry(&list, struct request, rq_queuelist);
+		list_del_init(&rq->rq_queuelist);
+		/* The end of this batch: what completions add meanwhile is the next one. */
+		last = list_empty(&list);
+		ret = blk_mq_issue_one(hctx, rq, last, early, &list);
+		if (ret < 0)
 			break;
-		bd.last = !more;
-		seen = __atomic_load_n(&hctx->nr_completed, __ATOMIC_ACQUIRE);
-		ret = ops->queue_rq(hctx, &bd);
-		if (ret == BLK_MQ_RQ_OK) {
+		if (ret > 0) {
 			issued++;
-			uncommitted = !bd.last;
-			continue;
+			uncommitted = !last;
 		}
-		if (ret == BLK_MQ_RQ_BUSY) {
-			if (blk_mq_busy(hctx, bd.rq, seen))
-				continue;
-			break;
-		}
-		blk_mq_end_request(bd.rq, ret < 0 ? ret : -EIO);
+	}
+	if (!list_empty(&list)) {	/* stopped with some in hand */
+		if (early)
+			blk_mq_unstart(q, NULL, &list);
+		blk_mq_return_batch(hctx, &list);
 	}
 	if (uncommitted && ops->commit_rqs)
 		ops->commit_rqs(hctx);
 	return issued;
+}
+
+/*
+ * hctx is ours (RUNNING) and its lock held (flags saved): dispatch until
+ * no run is owed, then let hctx go and unlock.
+ */
+static void blk_mq_run_locked(struct blk_mq_hw_ctx *hctx, unsigned long flags, u32 issued)
+{
+	while ((hctx->state & (BLK_MQ_S_RERUN | BLK_MQ_S_STOPPED)) == BLK_MQ_S_RERUN) {
+		hctx->state &= ~BLK_MQ_S_RERUN;
+		spin_unlock_irqrestore(&hctx->lock, flags);
+		issued += blk_mq_dispatch(hctx);
+		spin_lock_irqsave(&hctx->lock, flags);
+	}
+	hctx->state &= ~BLK_MQ_S_RUNNING;
+	hctx->queued += issued;
+	spin_unlock_irqrestore(&hctx->lock, flags);
+}
+
+/**
+ * blk_mq_claim_direct - may a new request of q go straight to hctx's
+ * driver?  Yes when the device holds none of q's requests and no
+ * dispatch runs; then hctx is claimed (RUNNING) for blk_mq_issue_direct().
+ * Queue lock held (hctx->lock nests inside it).
+ */
+bool blk_mq_claim_direct(struct request_queue *q, struct blk_mq_hw_ctx *hctx)
+{
+	bool ok;
+
+	if (q->q_in_driver)
+		return false;
+	spin_lock(&hctx->lock);
+	ok = !(hctx->state & (BLK_MQ_S_STOPPED | BLK_MQ_S_RUNNING)) && list_empty(&hctx->dispatch);
+	if (ok) {
+		hctx->state = (hctx->state | BLK_MQ_S_RUNNING) & ~BLK_MQ_S_RESTART;
+		hctx->run++;
+	}
+	spin_unlock(&hctx->lock);
+	return ok;
+}
+
+/**
+ * blk_mq_issue_direct - issue rq on hctx, claimed by blk_mq_claim_direct()
+ * (no lock held); then run whatever was asked for meanwhile and release
+ * hctx.  A busy driver leaves rq at the head of the dispatch list.
+ */
+void blk_mq_issue_direct(struct blk_mq_hw_ctx *hctx, struct request *rq)
+{
+	LIST_HEAD(none);
+	unsigned long flags;
+	int ret;
+
+	ret = blk_mq_issue_one(hctx, rq, true, hctx->started_early == rq, &none);
+	spin_lock_irqsave(&hctx->lock, flags);
+	if (ret == 0)			/* room came back, or rq ended: look again */
+		hctx->state |= BLK_MQ_S_RERUN;
+	blk_mq_run_locked(hctx, flags, ret > 0);
 }
 
 /**
@@ -125,7 +238,6 @@ static u32 blk_mq_dispatch(struct blk_mq_hw_ctx *hctx)
 void blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx, bool async)
 {
 	unsigned long flags;
-	u32 issued = 0;
 
 	if (async || in_interrupt()) {
 		if (!(__atomic_load_n(&hctx->state, __ATOMIC_ACQUIRE) & BLK_MQ_S_STOPPED))
@@ -139,17 +251,10 @@ void blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx, bool async)
 		hctx->state |= BLK_MQ_S_RERUN;
 		goto unlock;
 	}
-	hctx->state |= BLK_MQ_S_RUNNING;
-	hctx->state &= ~BLK_MQ_S_RESTART;
+	hctx->state = (hctx->state | BLK_MQ_S_RUNNING | BLK_MQ_S_RERUN) & ~BLK_MQ_S_RESTART;
 	hctx->run++;
-	do {
-		hctx->state &= ~BLK_MQ_S_RERUN;
-		spin_unlock_irqrestore(&hctx->lock, flags);
-		issued += blk_mq_dispatch(hctx);
-		spin_lock_irqsave(&hctx->lock, flags);
-	} while ((hctx->state & (BLK_MQ_S_RERUN | BLK_MQ_S_STOPPED)) == BLK_MQ_S_RERUN);
-	hctx->state &= ~BLK_MQ_S_RUNNING;
-	hctx->queued += issued;
+	blk_mq_run_locked(hctx, flags, 0);
+	return;
 unlock:
 	spin_unlock_irqrestore(&hctx->lock, flags);
 }

@@ -58,6 +58,8 @@ void blk_mq_put_request(struct request_queue *q, struct request *rq);
 void blk_mq_exit_queue(struct request_queue *q);
 void blk_mq_flush_borrow_tag(struct request *flush_rq, struct request *owner);
 void blk_mq_flush_return_tag(struct request *flush_rq);
+void blk_mq_start_batch(struct request_queue *q, struct list_head *list);
+void blk_mq_unstart(struct request_queue *q, struct request *rq, struct list_head *list);
 
 /* blk-mq-dispatch.c */
 void blk_mq_add_dispatch(struct request *rq, bool at_head);
@@ -66,11 +68,14 @@ void blk_mq_timeout_work(struct work *w);
 void blk_mq_run_work_fn(struct work *w);
 void blk_mq_poll_timer(struct timer_list *t);
 void blk_mq_poll_work(struct work *w);
+bool blk_mq_claim_direct(struct request_queue *q, struct blk_mq_hw_ctx *hctx);
+void blk_mq_issue_direct(struct blk_mq_hw_ctx *hctx, struct request *rq);
 
-/* blk-mq-sched.c: queue lock held for the first three. */
+/* blk-mq-sched.c: queue lock held for the first four. */
 bool blk_mq_sched_bio_merge(struct request_queue *q, struct blk_mq_ctx *ctx, struct bio *bio);
 void blk_mq_sched_insert(struct request_queue *q, struct blk_mq_ctx *ctx, struct request *rq);
 u32 blk_mq_sched_queued(struct request_queue *q);
+bool blk_mq_sched_may_bypass(struct request_queue *q);
 bool blk_mq_sched_fill(struct blk_mq_hw_ctx *hctx);
 bool blk_mq_hctx_has_work(struct blk_mq_hw_ctx *hctx);
 

@@ -86,6 +86,20 @@ u32 blk_mq_sched_queued(struct request_queue *q)
 	return n;
 }
 
+/*
+ * Queue lock held: may a new request skip staging?  Only when nothing
+ * waits that it could overtake or merge with, and the scheduler (none, or
+ * noop's FIFO) would hand it on first anyway; deadline and the others see
+ * every request.
+ */
+bool blk_mq_sched_may_bypass(struct request_queue *q)
+{
+	if (blk_mq_use_elevator(q) && q->q_elevator->e_type != &elevator_noop)
+		return false;
+	return !blk_mq_sched_queued(q) && !q->q_mq_wait_head &&
+	       !(q->q_flags & QUEUE_FLAG_PLUGGED);
+}
+
 /* Move every request staged in hctx's software queues to its dispatch list. */
 static bool blk_mq_fill_from_ctx(struct blk_mq_hw_ctx *hctx)
 {
@@ -170,6 +184,24 @@ bool blk_mq_hctx_has_work(struct blk_mq_hw_ctx *hctx)
 		return true;
 	for (i = 0; i < BLK_MQ_NR_CPUS; i++)
 		if (q->q_ctx[i].hctx == hctx && READ_ONCE(q->q_ctx[i].nr_queued))
+			return true;
+	return false;
+}
+
+/*
+ * Would unplugging q do anything: is it plugged, or does a hardware queue
+ * have work or a bio wait for a tag?  A lock-free peek, for blk_unplug():
+ * a waiter on an idle queue then takes no lock (a plug set just after it
+ * looked is released by the plug timer, as one set after an unplug is).
+ */
+bool blk_mq_unplug_needed(struct request_queue *q)
+{
+	u32 i;
+
+	if ((READ_ONCE(q->q_flags) & QUEUE_FLAG_PLUGGED) || READ_ONCE(q->q_mq_wait_head))
+		return true;
+	for (i = 0; i < q->q_nr_hw_queues; i++)
+		if (blk_mq_hctx_has_work(q->q_hctx[i]))
 			return true;
 	return false;
 }

@@ -378,14 +378,31 @@ void blk_mq_resubmit_parked(struct request_queue *q)
 	}
 }
 
+/* Queue lock held: rq is on the device from now on (its timeout runs). */
+static void __blk_mq_start_request(struct request_queue *q, struct request *rq)
+{
+	KASSERT(!(rq->rq_state & RQF_STARTED));
+	rq->rq_state |= RQF_STARTED;
+	q->q_in_driver++;
+	blk_add_timer(rq);
+	__blk_trace(q, BLK_TA_ISSUE, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, rq->rq_tag);
+	if (blk_queue_polled(q) && !timer_pending(&q->q_mq_poll_timer))
+		mod_timer(&q->q_mq_poll_timer, get_jiffies_64() + 1);
+}
+
 /**
  * blk_mq_make_request - the make_request function of multi-queue queues:
  * bio is within the queue's limits and bounced already.  Merges it, or
  * builds a request on a tag and stages it; then runs the hardware queue
- * unless the queue is plugged.
+ * unless the queue is plugged.  When the queue is idle -- nothing staged,
+ * nothing on the device, no scheduler that orders (none or noop) -- the
+ * new request skips staging and plugging and goes to queue_rq() at once,
+ * as Linux's direct issue: one queue-lock round instead of three, and no
+ * plug timer (nothing is there to merge with).
  */
 void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 {
+	struct blk_mq_hw_ctx *hctx;
 	struct blk_mq_ctx *ctx;
 	struct request *rq;
 	unsigned long flags;
@@ -414,6 +431,17 @@ void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 		__blk_unplug(q);
 		goto unlock;
 	}
+	hctx = rq->rq_mq_hctx;
+	if (blk_mq_sched_may_bypass(q) && blk_mq_claim_direct(q, hctx)) {
+		/* Idle: straight to the driver, started under this lock round. */
+		if (!(q->q_tag_set->flags & BLK_MQ_F_BLOCKING)) {
+			__blk_mq_start_request(q, rq);
+			hctx->started_early = rq;
+		}
+		blk_queue_unlock(q, flags);
+		blk_mq_issue_direct(hctx, rq);
+		return;
+	}
 	if (!blk_mq_sched_queued(q))
 		blk_plug_device(q);
 	blk_mq_sched_insert(q, rq->rq_mq_ctx, rq);
@@ -429,20 +457,56 @@ unlock:
  * Call from queue_rq() before the device can complete it.  On a polled
  * queue it also starts the poll tick: waiters that do not poll themselves
  * (the buffer cache, filesystems) still see their I/O end, a tick later.
+ * A request issued directly (blk_mq_make_request) or in a batch (see
+ * blk_mq_start_batch) was started by the core in a lock round it took
+ * anyway, or one for the whole batch: then this costs nothing.
  */
 void blk_mq_start_request(struct request *rq)
 {
 	struct request_queue *q = rq->rq_q;
+	struct blk_mq_hw_ctx *hctx = rq->rq_mq_hctx;
+	unsigned long flags;
+
+	if (hctx->started_early == rq) {
+		hctx->started_early = NULL;
+		return;
+	}
+	spin_lock_irqsave(q->q_lock, flags);
+	__blk_mq_start_request(q, rq);
+	spin_unlock_irqrestore(q->q_lock, flags);
+}
+
+/**
+ * blk_mq_start_batch - start every request of list (about to be handed
+ * to the driver, in order) in one queue-lock round; the driver's own
+ * blk_mq_start_request() for each then costs nothing (hctx->started_early).
+ */
+void blk_mq_start_batch(struct request_queue *q, struct list_head *list)
+{
+	struct request *rq;
 	unsigned long flags;
 
 	spin_lock_irqsave(q->q_lock, flags);
-	KASSERT(!(rq->rq_state & RQF_STARTED));
-	rq->rq_state |= RQF_STARTED;
-	q->q_in_driver++;
-	blk_add_timer(rq);
-	__blk_trace(q, BLK_TA_ISSUE, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, rq->rq_tag);
-	if (blk_queue_polled(q) && !timer_pending(&q->q_mq_poll_timer))
-		mod_timer(&q->q_mq_poll_timer, get_jiffies_64() + 1);
+	list_for_each_entry(rq, list, rq_queuelist)
+		__blk_mq_start_request(q, rq);
+	spin_unlock_irqrestore(q->q_lock, flags);
+}
+
+/*
+ * Requests the core started (blk_mq_start_batch, or a direct issue) that
+ * the driver did not take: rq (may be NULL) and those on list go back
+ * to waiting, not on the device.
+ */
+void blk_mq_unstart(struct request_queue *q, struct request *rq, struct list_head *list)
+{
+	struct request *r;
+	unsigned long flags;
+
+	spin_lock_irqsave(q->q_lock, flags);
+	if (rq)
+		blk_rq_leave_driver(q, rq);
+	list_for_each_entry(r, list, rq_queuelist)
+		blk_rq_leave_driver(q, r);
 	spin_unlock_irqrestore(q->q_lock, flags);
 }
 
@@ -462,6 +526,35 @@ void blk_mq_end_request(struct request *rq, int error)
 	pending = __blk_end_request(rq, error, rq->rq_data_len);
 	KASSERT(!pending);
 	blk_queue_unlock(q, flags);
+}
+
+/**
+ * blk_mq_end_requests - end n requests, rqs[i] with errs[i], as
+ * blk_mq_end_request() would each, in one queue-lock round for every run
+ * of consecutive requests of one queue (a driver reaping a batch of
+ * completions: one round per interrupt instead of one per request).
+ * Any context.
+ */
+void blk_mq_end_requests(struct request *const *rqs, const int *errs, u32 n)
+{
+	struct request_queue *q = NULL;
+	unsigned long flags = 0;
+	bool pending;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (rqs[i]->rq_q != q) {
+			if (q)
+				blk_queue_unlock(q, flags);
+			q = rqs[i]->rq_q;
+			spin_lock_irqsave(q->q_lock, flags);
+		}
+		rqs[i]->rq_state &= ~RQF_TIMING_OUT;
+		pending = __blk_end_request(rqs[i], errs[i], rqs[i]->rq_data_len);
+		KASSERT(!pending);
+	}
+	if (q)
+		blk_queue_unlock(q, flags);
 }
 
 /**

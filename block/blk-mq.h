@@ -36,7 +36,8 @@
  * queue_rq() takes.
  *
  * Lock legend: [I] immutable after set-up, [h] hctx->lock,
- * [c] ctx->lock, [t] the tag bitmap's own atomic operations, [d] driver.
+ * [c] ctx->lock, [t] the tag bitmap's own atomic operations, [d] driver,
+ * [r] whoever set BLK_MQ_S_RUNNING (the one dispatcher of the hctx).
  */
 #ifndef BLOCK_BLK_MQ_H
 #define BLOCK_BLK_MQ_H
@@ -113,6 +114,8 @@ struct blk_mq_hw_ctx {
 	u64			busy;		/* [h] BUSY answers */
 	u32			nr_completed;	/* [t] requests ended: a BUSY answer
 						 * re-checks it (no lost restart) */
+	struct request		*started_early;	/* [r] issued directly: the core
+						 * started it before queue_rq() */
 	struct work		run_work;	/* [I] runs the queue from deferred work */
 };
 
@@ -147,6 +150,11 @@ void blk_mq_free_request(struct request *rq);
 void blk_mq_start_request(struct request *rq);
 /* End every bio of rq with error (0 or negative), free its tag.  Any context. */
 void blk_mq_end_request(struct request *rq, int error);
+/*
+ * End n requests, rqs[i] with errs[i], as blk_mq_end_request() each, in
+ * one queue-lock round per run of requests of one queue.  Any context.
+ */
+void blk_mq_end_requests(struct request *const *rqs, const int *errs, u32 n);
 /* Put a started request back at the head of its dispatch list (retry after a reset). */
 void blk_mq_requeue_request(struct request *rq, bool kick);
 
@@ -173,6 +181,9 @@ void blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx, bool async);
 int blk_poll(struct request_queue *q);
 /* Does a waiter on q have to poll (blk_poll) to see its I/O end? */
 bool blk_queue_polled(const struct request_queue *q);
+
+/* Would blk_unplug(q) do anything?  A lock-free peek (blk-plug.c). */
+bool blk_mq_unplug_needed(struct request_queue *q);
 
 /* Tags of q's hardware queues in use now (shared sets: every queue's). */
 u32 blk_mq_tags_in_use(const struct request_queue *q);

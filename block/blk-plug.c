@@ -111,6 +111,8 @@ void blk_unplug(struct request_queue *q)
 {
 	unsigned long flags;
 
+	if (queue_is_mq(q) && !blk_mq_unplug_needed(q))
+		return;		/* idle: the common case of a waiter at depth 1 */
 	spin_lock_irqsave(q->q_lock, flags);
 	__blk_unplug(q);
 	blk_queue_unlock(q, flags);

@@ -206,25 +206,27 @@ static void release_bounce(struct nvme_queue *q, struct request *rq, bool copy_o
 }
 
 /**
- * nvme_io_complete - end the request of one I/O completion
+ * nvme_io_complete - the request of one I/O completion, to be ended
  * @q: its queue; @cqe: the entry, copied out of the ring
+ * @err: where its result goes (0 or a negative errno)
  *
- * Any context, no lock held.
+ * Any context, no lock held.  A retried request is requeued here.
+ * Return: the request for the caller to end (with its batch:
+ * blk_mq_end_requests), or NULL when there is nothing to end.
  */
-void nvme_io_complete(struct nvme_queue *q, const struct nvme_cqe *cqe)
+struct request *nvme_io_complete(struct nvme_queue *q, const struct nvme_cqe *cqe, int *err)
 {
 	struct nvme_ctrl *c = q->nq_ctrl;
 	u16 status = nvme_status_field(cqe->status);
 	struct nvme_iod *iod;
 	struct request *rq;
 	char line[160];
-	int err;
 
 	rq = blk_mq_tag_to_rq(&c->c_set, q->nq_qid - 1u, cqe->cid);
 	if (!rq) {
 		pr_warn("%s: completion for idle command %u on queue %u\n", c->c_name, cqe->cid,
 			q->nq_qid);
-		return;
+		return NULL;
 	}
 	iod = blk_mq_rq_to_pdu(rq);
 	iod->iod_status = status;
@@ -233,9 +235,9 @@ void nvme_io_complete(struct nvme_queue *q, const struct nvme_cqe *cqe)
 	    c->c_state == NVME_CTRL_LIVE) {
 		iod->iod_retries++;
 		blk_mq_requeue_request(rq, true);
-		return;
+		return NULL;
 	}
-	err = nvme_status_errno(status);
+	*err = nvme_status_errno(status);
 	if (status) {
 		struct nvme_ns *ns = iod->iod_ns;
 		u32 nlb = iod->iod_opc == NVME_CMD_FLUSH ? 0 : blk_rq_bytes(rq) >> ns->ns_lba_shift;
@@ -245,7 +247,7 @@ void nvme_io_complete(struct nvme_queue *q, const struct nvme_cqe *cqe)
 		pr_err("%s\n", line);
 	}
 	iod->iod_retries = 0;
-	blk_mq_end_request(rq, err);
+	return rq;
 }
 
 static int nvme_init_hctx(struct blk_mq_hw_ctx *hctx, void *set_data, u32 idx)

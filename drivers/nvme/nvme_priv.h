@@ -67,7 +67,7 @@ int nvme_abort(struct nvme_ctrl *c, u16 sqid, u16 cid, bool *aborted);
 
 /* nvme_io.c */
 extern const struct blk_mq_ops nvme_mq_ops;
-void nvme_io_complete(struct nvme_queue *q, const struct nvme_cqe *cqe);
+struct request *nvme_io_complete(struct nvme_queue *q, const struct nvme_cqe *cqe, int *err);
 int nvme_io_init_set(struct nvme_ctrl *c);
 
 /* nvme_ns.c */

@@ -158,8 +158,10 @@ int nvme_reap(struct nvme_queue *q)
 		return 0;	/* not allocated yet (a vector shared before bring-up) */
 
 	for (;;) {
+		struct request *rqs[REAP_BATCH], *rq;
+		int errs[REAP_BATCH];
 		unsigned long flags;
-		unsigned n = 0, i;
+		unsigned n = 0, i, m = 0;
 
 		spin_lock_irqsave(&q->nq_lock, flags);
 		while (n < REAP_BATCH) {
@@ -184,9 +186,10 @@ int nvme_reap(struct nvme_queue *q)
 		for (i = 0; i < n; i++) {
 			if (q->nq_qid == 0)
 				nvme_admin_complete(q->nq_ctrl, &batch[i]);
-			else
-				nvme_io_complete(q, &batch[i]);
+			else if ((rq = nvme_io_complete(q, &batch[i], &errs[m])))
+				rqs[m++] = rq;
 		}
+		blk_mq_end_requests(rqs, errs, m);	/* one block-layer lock round */
 		total += (int)n;
 		if (n < REAP_BATCH)
 			return total;

@@ -205,8 +205,14 @@ static struct vblk_req *__vblk_reap(struct virtio_blk *vb, struct vblk_queue *vb
 	return done;
 }
 
+#define VBLK_END_BATCH	32u	/* requests ended per block-layer lock round */
+
 static void vblk_end_list(struct virtio_blk *vb, struct vblk_req *vr)
 {
+	struct request *rqs[VBLK_END_BATCH];
+	int errs[VBLK_END_BATCH];
+	u32 n = 0;
+
 	while (vr) {
 		struct vblk_req *next = vr->vr_next;
 		struct request *rq = blk_mq_rq_from_pdu(vr);
@@ -218,9 +224,15 @@ static void vblk_end_list(struct virtio_blk *vb, struct vblk_req *vr)
 			       blk_rq_is_flush(rq) ? "flush" : rq_is_write(rq) ? "write" : "read",
 			       vr->vr_status, (unsigned long long)blk_rq_pos(rq), blk_rq_bytes(rq));
 		}
-		blk_mq_end_request(rq, err);
+		rqs[n] = rq;
+		errs[n++] = err;
+		if (n == VBLK_END_BATCH) {
+			blk_mq_end_requests(rqs, errs, n);
+			n = 0;
+		}
 		vr = next;
 	}
+	blk_mq_end_requests(rqs, errs, n);
 }
 
 /* A queue's interrupt: reap, then end what was reaped.  Interrupt context. */

@@ -205,13 +205,51 @@ static void fd_complete_one(u32 i)
 	host_in_interrupt = false;
 }
 
+/*
+ * Interrupt: end up to n held requests, picked at random, together
+ * (blk_mq_end_requests) in runs of random length, as a driver reaping a
+ * completion ring does; some are requeued instead.
+ */
+static void fd_complete_batch(u32 n)
+{
+	struct request *rqs[16];
+	int errs[16];
+	u32 m = 0, i;
+
+	host_in_interrupt = true;
+	while (n-- && fd->nheld) {
+		i = rnd() % fd->nheld;
+		struct request *rq = fd->held[i];
+
+		fd->held[i] = fd->held[--fd->nheld];
+		if (rnd() % 100 < fd->requeue_pct) {
+			fd->requeues++;
+			blk_mq_requeue_request(rq, true);
+			continue;
+		}
+		fd_transfer(rq);
+		rqs[m] = rq;
+		errs[m++] = 0;
+		if (m == 16 || rnd() % 4 == 0) {
+			blk_mq_end_requests(rqs, errs, m);
+			m = 0;
+		}
+	}
+	blk_mq_end_requests(rqs, errs, m);
+	host_in_interrupt = false;
+}
+
 /* The idle hook: some held requests end, in random order; time passes. */
 static void fd_idle(void)
 {
 	u32 n = fd->nheld ? 1 + rnd() % fd->nheld : 0;
 
-	while (n-- && fd->nheld)
-		fd_complete_one(rnd() % fd->nheld);
+	if (rnd() % 2) {
+		fd_complete_batch(n);
+	} else {
+		while (n-- && fd->nheld)
+			fd_complete_one(rnd() % fd->nheld);
+	}
 	host_advance_ns(NSEC_PER_MSEC);
 }
 
