@@ -78,12 +78,13 @@ fill /d/big 2000000 10 50000
 remount
 sha /d/big
 sha /d/sparse
-mkdirs /d/sub 120
-touchn /d/sub/dir-0007 300
-mv /d/sub/dir-0007/entry-000012 /d/sub/renamed
-ln /d/sub/renamed /d/sub/dir-0008/hardlinked
-rm /d/sub/dir-0007/entry-000013
+mkdir /d/sub
+mkdir /d/sub/x
+mkdir /d/sub/y
 SCRIPT
+for i in $(seq 1 300); do echo "write /d/sub/x/entry-with-a-long-name-$i $i"; done >> $T/basic
+printf '%s\n' "mv /d/sub/x/entry-with-a-long-name-12 /d/sub/renamed" "ln /d/sub/renamed /d/sub/y/hard" \
+	"rm /d/sub/x/entry-with-a-long-name-13" "rmdir /d/sub/x" >> $T/basic
 
 for v in "defaults:" "b1k:-b 1024" "b4k:-b 4096" "b4k_no64bit:-b 4096 -O ^64bit" \
 	 "b1k_nocsum:-b 1024 -O ^metadata_csum" "b4k_nocsum_no64bit:-b 4096 -O ^metadata_csum,^64bit" \
@@ -95,7 +96,7 @@ for v in "defaults:" "b1k:-b 1024" "b4k:-b 4096" "b4k_no64bit:-b 4096 -O ^64bit"
 	mk4 $T/w.img 64M "" ${v#*:} || { notok "$name/mkfs" "$(tail -1 "$T/mkfs.out")"; continue; }
 	check "$name/basic_ops_match_model_and_fsck" python3 tests/host/fsmodel.py run $T/w.img $T/basic
 	# new files are written with extents (flag 0x80000 in debugfs stat)
-	flags=$(debugfs -R "stat /e/g/u/w/a" $T/w.img 2>/dev/null | sed -n 's/.*Flags: \(0x[0-9a-f]*\).*/\1/p')
+	flags=$(debugfs -R "stat /big" $T/w.img 2>/dev/null | sed -n 's/.*Flags: \(0x[0-9a-f]*\).*/\1/p')
 	check "$name/new_file_has_extents" test $((${flags:-0} & 0x80000)) -ne 0
 done
 
@@ -129,7 +130,7 @@ for v in "b1k:-b 1024" "b1k_nocsum:-b 1024 -O ^metadata_csum,^64bit"; do
 		"$FSCLI" $T/d.img > $T/out 2>&1
 	check "$name/fscli_clean_exit" test $? -eq 0
 	check "$name/all_ops_succeeded" test "$(grep -c '^= 0$' $T/out)" -eq 1201
-	depth=$(debugfs -R "ex /big" $T/d.img 2>/dev/null | awk 'NR==2 { split($1, a, "/"); print a[2] }')
+	depth=$(debugfs -R "ex /big" $T/d.img 2>/dev/null | sed -n '2s|^ *[0-9]*/ *\([0-9]*\).*|\1|p')
 	check "$name/depth_ge_2" test "${depth:-0}" -ge 2
 	check "$name/fsck_clean" fsck_clean $T/d.img
 	check "$name/debugfs_reads_model" cmp <(debugfs -R "cat /big" $T/d.img 2>/dev/null) \
