@@ -24,7 +24,7 @@ echo hello >"$S/sub/deeper/hello.txt"
 for i in $(seq 1 2000); do echo "$i" >"$S/names/name-$i"; done
 {
 	mkfs.ext4 -q -F -d "$S" "$dir/a.img" 600M &&
-	mkfs.ext4 -q -F -d "$S" "$dir/b.img" 64M &&
+	mkfs.ext4 -q -F -d "$S" "$dir/b.img" 160M &&
 	e2fsck -fyD "$dir/a.img" && e2fsck -fyD "$dir/b.img"
 } >"$dir/make.log" 2>&1
 [ -s "$dir/b.img" ] || { notok "fs-ext4/images" "mkfs.ext4 failed (see $dir/make.log)"; exit 0; }
@@ -45,7 +45,7 @@ for d in sda vda; do
 	cmds="$cmds; rm /$d/names/name-17; mv /$d/names/name-18 /$d/names/renamed-18"
 	cmds="$cmds; write /$d/f300000 shrunk; rm /$d/sub/big; sync"
 done
-cmds="$cmds; sha256sum /sdb/tiny; sha256sum /sdb/mid; write /sdb/new x"
+cmds="$cmds; sha256sum /sdb/tiny; sha256sum /sdb/mid"
 boot fs-ext4 --machine q35 --timeout 420 --disk "$dir/a.img,bus=ahci" --disk "$dir/c.img,bus=ahci" \
 	--disk "$dir/b.img,bus=virtio" --cmdline "writable=all run=\"$cmds\""
 expect_rc "fs-ext4/run" 0
@@ -61,6 +61,11 @@ expect_out "fs-ext4/sdb/inline_data_named" 'inline_data'
 expect_out "fs-ext4/sdb/mount_read_only" '^sdb on /sdb type ext4 \(ro\)'
 expect_out "fs-ext4/sdb/sha_tiny" "^$(sha256sum <"$dir/isrc/tiny" | cut -c1-64)  /sdb/tiny\$"
 expect_out "fs-ext4/sdb/sha_mid" "^$(sha256sum <"$dir/isrc/mid" | cut -c1-64)  /sdb/mid\$"
+# A write to the read-only inline_data disk fails with a clear line (its own boot:
+# the failing command ends the run with a non-zero status).
+boot fs-ext4-ro --machine q35 --timeout 120 --disk "$dir/c.img,bus=ahci" \
+	--cmdline 'writable=all run="write /sda/new x"'
+expect_out "fs-ext4/inline/write_refused" '^write: /sda/new: read-only file system$'
 cmp -s "$dir/c.img" "$dir/c.orig" && ok "fs-ext4/sdb/image_untouched" ||
 	notok "fs-ext4/sdb/image_untouched" "the kernel wrote to a read-only mount"
 
