@@ -179,7 +179,8 @@ check "b1k_beyond_4TiB_fsck_clean" fsck_clean $T/big.img
 H=$T/hsrc
 mkdir -p $H/big
 for i in $(seq 1 10000); do echo "$i" > $H/big/entry-number-$i; done
-for v in "b4k:-b 4096" "b1k:-b 1024" "b1k_nocsum:-b 1024 -O ^metadata_csum"; do
+for v in "b4k:-b 4096" "b1k:-b 1024" "b1k_nocsum:-b 1024 -O ^metadata_csum" \
+	 "b1k_nojournal:-b 1024 -O ^has_journal" "b4k_nojournal:-b 4096 -O ^has_journal"; do
 	name=htree_churn_${v%%:*}
 	# shellcheck disable=SC2086
 	mk4 $T/h.img 128M "$H" -N 16000 ${v#*:} || { notok "$name/mkfs" "$(tail -1 "$T/mkfs.out")"; continue; }
