@@ -146,6 +146,7 @@ fuzz: check-tools
 	$(Q)tests/fuzz/run $(FUZZ_SECS)
 	$(Q)FUZZ_SECS=$(or $(FUZZ_SECS),30) bash tests/host/ext2_fuzz.sh
 	$(Q)FUZZ_SECS=$(or $(FUZZ_SECS),30) bash tests/host/fat_fuzz.sh
+	$(Q)FUZZ_SECS=$(or $(FUZZ_SECS),30) bash tests/host/ext4_fuzz.sh
 
 bench: check-tools
 	$(Q)$(MAKE) --no-print-directory -j$(NPROC) all

@@ -6,7 +6,10 @@
  * file found, read symlinks, then change things (create, write, mkdir,
  * rename, truncate, unlink, rmdir) and unmount.  Any crash, sanitizer
  * report, hang (libFuzzer's -timeout), buffer reference or allocation left
- * behind is a bug: the last two abort here.
+ * behind is a bug: the last two abort here, and so does a write outside
+ * the filesystem: to the first 1024 bytes (the boot block) or past the
+ * last block the superblock claims.  The same target runs the ext4 seed
+ * corpus (tests/host/ext4_fuzz.sh): one driver mounts both.
  *
  *	clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -DHOST_TEST \
  *		tests/fuzz/fuzz_ext2.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c fs/ext2/*.c \
@@ -99,6 +102,28 @@ static void change_things(void)
 	vfs_sync();
 }
 
+/*
+ * Abort if the filesystem wrote outside itself: the boot block (bytes
+ * 0-1023) or anything past s_blocks_count blocks (the low 32 bits; a
+ * wider count is refused at mount, so nothing is written then).
+ */
+static void check_outside(const u8 *orig, const u8 *img, size_t size)
+{
+	u32 blocks = (u32)orig[1028] | (u32)orig[1029] << 8 | (u32)orig[1030] << 16 |
+		     (u32)orig[1031] << 24;
+	u32 log = (u32)orig[1048] | (u32)orig[1049] << 8 | (u32)orig[1050] << 16 |
+		  (u32)orig[1051] << 24;
+	u64 end;
+
+	if (memcmp(orig, img, 1024))
+		abort();		/* the boot block was written */
+	if (log > 6)
+		return;			/* not mountable: nothing to bound */
+	end = (u64)blocks << (10 + log);
+	if (end < size && memcmp(orig + end, img + end, size - end))
+		abort();		/* written past the filesystem's end */
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -125,6 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (bdev && bdev_file_close(bdev))
 		abort();		/* a buffer reference leaked */
+	check_outside(data, img, size & ~(size_t)511);
 	free(img);
 	if (host_slab_live)
 		abort();		/* an allocation leaked */
