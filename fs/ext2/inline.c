@@ -67,7 +67,8 @@ static int ext2_inline_load(struct ext2_inode_info *ei, struct ext2_inline_buf *
 		goto release;
 	}
 	ib->ib_len = EXT4_INLINE_IBLOCK + (u32)vlen;
-	if (ext2_isize(ei) > ib->ib_len) {
+	/* A file may be longer, its tail a hole (as Linux reads it); a directory not. */
+	if (ext2_isdir(ei) && ext2_isize(ei) > ib->ib_len) {
 		ext2_error(fs, "inline", "inode %u: size %llu beyond its %u inline bytes",
 			   ei->ei_ino, (unsigned long long)ext2_isize(ei), ib->ib_len);
 		err = -EUCLEAN;
@@ -97,9 +98,14 @@ long ext2_inline_read(struct ext2_inode_info *ei, u64 pos, void *buf, size_t len
 	err = ext2_inline_load(ei, &ib);
 	if (err)
 		return err;
-	if (pos + len > ib.ib_len)	/* i_size was checked against ib_len */
-		len = pos < ib.ib_len ? ib.ib_len - (size_t)pos : 0;
-	memcpy(buf, ib.ib_data + pos, len);
+	if (pos < ib.ib_len) {
+		size_t n = (size_t)min((u64)len, ib.ib_len - pos);
+
+		memcpy(buf, ib.ib_data + pos, n);
+		memset((u8 *)buf + n, 0, len - n);	/* past the inline bytes: a hole */
+	} else {
+		memset(buf, 0, len);
+	}
 	kfree(ib.ib_data);
 	return (long)len;
 }
