@@ -10,49 +10,8 @@
 source "$(dirname "$0")/common.bash"
 build_fscli
 
-cat > $T/basic <<'SCRIPT'
-write /d/a hello
-append /d/a ,world
-write /d/b overwritten-later
-write /d/b short
-pwrite /d/a 3 XYZ
-fill /d/c 70000 1
-truncate /d/c 100000
-truncate /d/c 5000
-truncate /d/c 13000
-fill /d/sparse 10 2 3000000
-fill /d/sparse 4096 3 12288
-mkdir /d/t
-mkdir /d/t/u
-mkdir /d/t/u/v
-mkdir /d/t/u/v/w
-mkdir /d/t/u
-fill /d/t/u/v/w/f 300000 4
-mv /d/t/u/v/w/f /d/t/moved
-mv /d/t/u/v /d/v2
-mv /d/v2/w /d/t/u/w
-mv /d/t /d/t/u/w/inside
-mv /d/a /d/t/u/w
-mv /d/a /d/b
-ln /d/b /d/t/u/w/hard
-ln /d/b /d/t/hard2
-ln /d/t /d/dirlink
-rm /d/t/hard2
-symlink b /d/fast
-symlink /d/long/long/long/long/long/long/long/long/long/long/long/long/long/target /d/slow
-write /d/fast through-the-link
-rm /d/c
-rmdir /d/t
-rmdir /d/v2
-rm /d/t/u
-rmdir /d/nonexistent
-write /d/t/u/w/hard again
-mkdir /d/e
-mkdir /d/e/f
-mv /d/e/f /d/e/g
-mv /d/t/u /d/e/g
-rmdir /d/e
-SCRIPT
+# The basic operations, shared with ext4_write.sh.
+cp tests/host/basic.fsops $T/basic
 
 for v in "b1k_i128:-b 1024 -I 128" "b1k_i256:-b 1024 -I 256" "b4k_i128:-b 4096 -I 128" \
 	 "b4k_i256:-b 4096 -I 256" "b1k_none:-b 1024 -O none" "rev0:-b 1024 -r 0 -O none"; do

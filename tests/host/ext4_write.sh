@@ -23,48 +23,8 @@ mk4() {	# mk4 IMG SIZE SRCDIR OPTIONS...: a reproducible mkfs.ext4 image
 		"$img" "$size" >"$T/mkfs.out" 2>&1
 }
 
-cat > $T/basic <<'SCRIPT'
-write /d/a hello
-append /d/a ,world
-write /d/b overwritten-later
-write /d/b short
-pwrite /d/a 3 XYZ
-fill /d/c 70000 1
-truncate /d/c 100000
-truncate /d/c 5000
-truncate /d/c 13000
-fill /d/sparse 10 2 3000000
-fill /d/sparse 4096 3 12288
-mkdir /d/t
-mkdir /d/t/u
-mkdir /d/t/u/v
-mkdir /d/t/u/v/w
-mkdir /d/t/u
-fill /d/t/u/v/w/f 300000 4
-mv /d/t/u/v/w/f /d/t/moved
-mv /d/t/u/v /d/v2
-mv /d/v2/w /d/t/u/w
-mv /d/t /d/t/u/w/inside
-mv /d/a /d/t/u/w
-mv /d/a /d/b
-ln /d/b /d/t/u/w/hard
-ln /d/b /d/t/hard2
-ln /d/t /d/dirlink
-rm /d/t/hard2
-symlink b /d/fast
-symlink /d/long/long/long/long/long/long/long/long/long/long/long/long/long/target /d/slow
-write /d/fast through-the-link
-rm /d/c
-rmdir /d/t
-rmdir /d/v2
-rm /d/t/u
-rmdir /d/nonexistent
-write /d/t/u/w/hard again
-mkdir /d/e
-mkdir /d/e/f
-mv /d/e/f /d/e/g
-mv /d/t/u /d/e/g
-rmdir /d/e
+# ext2_write.sh's basic operations, then large files, truncates and a remount.
+{ cat tests/host/basic.fsops; cat <<'SCRIPT'
 fill /d/big 9000001 7
 sha /d/big
 pwrite /d/big 5000 dirty-in-the-cache
@@ -82,6 +42,7 @@ mkdir /d/sub
 mkdir /d/sub/x
 mkdir /d/sub/y
 SCRIPT
+} > $T/basic
 for i in $(seq 1 300); do echo "write /d/sub/x/entry-with-a-long-name-$i $i"; done >> $T/basic
 printf '%s\n' "mv /d/sub/x/entry-with-a-long-name-12 /d/sub/renamed" "ln /d/sub/renamed /d/sub/y/hard" \
 	"rm /d/sub/x/entry-with-a-long-name-13" "rmdir /d/sub/x" >> $T/basic
