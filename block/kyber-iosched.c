@@ -17,10 +17,12 @@
  * fewer than their depth are in flight.  Every window_ms the read
  * latencies measured in the window (dispatch to completion, in a small
  * histogram) are compared with the target: a 99th percentile above it
- * halves the write depth; one at or below it, or a window without reads,
- * grows it by a quarter, back up to max_depth.  A writer alone thus
- * keeps the whole queue, and a reader makes room for itself within a few
- * windows.
+ * halves the write depth, down to min_depth; one at or below it, or a
+ * window without reads, grows it by a quarter, back up to max_depth.  A
+ * writer alone thus keeps the whole queue, and a reader makes room for
+ * itself within a few windows.  The floor keeps a streaming writer
+ * streaming: on QEMU's AHCI, 1 MiB writes kept 4 deep gave the reads
+ * nearly the p99 that 1 deep did, at twice the write rate.
  *
  * The target is read_lat_us, or with read_lat_us=0 (the default) twice
  * the device's own read latency, learnt from reads that ran while no
@@ -32,6 +34,7 @@
  * Tunables, per queue (elevator DEV kyber name=value):
  *   read_lat_us  target read p99, us; 0 = twice the learnt idle latency
  *   window_ms    how often the write depth is adjusted (50)
+ *   min_depth    fewest writes in flight the feedback may leave (4)
  *   max_depth    most writes in flight (32, a full NCQ queue)
  */
 #include "block/elevator.h"
@@ -41,6 +44,7 @@
 #include "lib/string.h"
 
 #define KY_WINDOW_MS		50u
+#define KY_MIN_DEPTH		4u
 #define KY_MAX_DEPTH		32u
 #define KY_LAT_BUCKETS		24	/* bucket i: latency < 2^i us (i < 23), else 23 */
 #define KY_IDLE_INIT_US		1000u	/* idle read latency before any is measured */
@@ -60,6 +64,7 @@ struct kyber_data {
 	/* tunables */
 	u32			kd_read_lat_us;
 	u32			kd_window_ms;
+	u32			kd_min_depth;
 	u32			kd_max_depth;
 };
 
@@ -87,6 +92,7 @@ static int kyber_init(struct request_queue *q, struct elevator_queue *e)
 	for (i = 0; i < KY_NR; i++)
 		INIT_LIST_HEAD(&kd->kd_fifo[i]);
 	kd->kd_window_ms = KY_WINDOW_MS;
+	kd->kd_min_depth = KY_MIN_DEPTH;
 	kd->kd_max_depth = KY_MAX_DEPTH;
 	kd->kd_write_depth = KY_MAX_DEPTH;
 	kd->kd_idle_us = KY_IDLE_INIT_US;
@@ -196,7 +202,7 @@ static void ky_adjust(struct request_queue *q, struct kyber_data *kd, u64 now)
 	u32 depth = min(kd->kd_write_depth, kd->kd_max_depth);	/* max_depth may have shrunk */
 
 	if (kd->kd_samples && ky_p99_us(kd) > target) {
-		depth = max(depth / 2, 1u);
+		depth = max(depth / 2, min(kd->kd_min_depth, depth));
 		kd->kd_throttles++;
 	} else {
 		depth = min(depth + max(depth / 4, 1u), kd->kd_max_depth);
@@ -248,6 +254,7 @@ static const struct elevator_ops kyber_ops = {
 static const struct elv_tunable kyber_tunables[] = {
 	{ "read_lat_us", offsetof(struct kyber_data, kd_read_lat_us), 0, 10000000, "us" },
 	{ "window_ms", offsetof(struct kyber_data, kd_window_ms), 1, 10000, "ms" },
+	{ "min_depth", offsetof(struct kyber_data, kd_min_depth), 1, 1024, "requests" },
 	{ "max_depth", offsetof(struct kyber_data, kd_max_depth), 1, 1024, "requests" },
 };
 

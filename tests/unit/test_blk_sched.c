@@ -400,12 +400,16 @@ static void test_kyber_feedback(void)
 	CHECK_EQ(elv_tunable_set(td->td_q, "read_lat_us", 100), 0);
 	CHECK_EQ(elv_tunable_set(td->td_q, "window_ms", 10), 0);
 	CHECK_EQ(elv_tunable_set(td->td_q, "max_depth", 8), 0);
+	CHECK_EQ(elv_tunable_set(td->td_q, "min_depth", 2), 0);
 	CHECK_EQ(kyber_depth(td), 8);
 	for (i = 0; i < 10; i++)
 		kyber_read(td, 1000);		/* 1 ms reads against 100 us */
 	CHECK_EQ(kyber_depth(td), 4);
 	for (i = 0; i < 10; i++)
 		kyber_read(td, 1000);
+	CHECK_EQ(kyber_depth(td), 2);
+	for (i = 0; i < 10; i++)
+		kyber_read(td, 1000);		/* not below min_depth */
 	CHECK_EQ(kyber_depth(td), 2);
 	for (i = 0; i < 500 * 3; i++)
 		kyber_read(td, 20);		/* three windows: 2 -> 3 -> 4 -> 5 */
