@@ -19,6 +19,7 @@
 #define SMP_ST_TICK_WAIT_MS	3000	/* for every AP's timer to tick twice */
 #define SMP_ST_TORTURE_ITERS	20000	/* lock rounds per CPU, at most */
 #define SMP_ST_TORTURE_MS	300	/* and for at most this long */
+#define SMP_ST_TORTURE_START_MS	2000	/* for every CPU to reach the start line */
 
 static int test_ap_timers(void)
 {
@@ -87,7 +88,9 @@ struct torture {
 	volatile u32	a, b;		/* [lock] equal outside the section */
 	u32		broken;		/* [a] times a != b was seen */
 	u32		waited;		/* [a] acquisitions that found the lock busy */
-	u64		deadline_ms;	/* [I] stop starting rounds after this */
+	u32		arrived;	/* [a] CPUs at the start line */
+	u32		cpus;		/* [I] CPUs taking part */
+	u64		deadline_ms;	/* [I] give up waiting at the start line after this */
 	u32		done[NR_CPUS];	/* rounds each CPU completed */
 };
 
@@ -96,8 +99,18 @@ static void torture_run(void *data)
 	struct torture *t = data;
 	unsigned long flags;
 	u32 n, me = smp_processor_id();
+	u64 end;
 
-	for (n = 0; n < SMP_ST_TORTURE_ITERS && ktime_ms() < t->deadline_ms; n++) {
+	/*
+	 * All start together: on a loaded host a virtual CPU may run late,
+	 * and one that raced through its rounds alone would contend nothing.
+	 */
+	__atomic_add_fetch(&t->arrived, 1, __ATOMIC_ACQ_REL);
+	while (__atomic_load_n(&t->arrived, __ATOMIC_ACQUIRE) < t->cpus &&
+	       ktime_ms() < t->deadline_ms)
+		cpu_relax();
+	end = ktime_ms() + SMP_ST_TORTURE_MS;
+	for (n = 0; n < SMP_ST_TORTURE_ITERS && ktime_ms() < end; n++) {
 		local_irq_save(flags);
 		if (!spin_trylock(&t->lock)) {
 			__atomic_add_fetch(&t->waited, 1, __ATOMIC_RELAXED);
@@ -123,7 +136,8 @@ static int test_lock_torture(void)
 
 	memset(&t, 0, sizeof(t));
 	spin_lock_init(&t.lock, "torture");
-	t.deadline_ms = ktime_ms() + SMP_ST_TORTURE_MS;
+	t.cpus = num_online_cpus();
+	t.deadline_ms = ktime_ms() + SMP_ST_TORTURE_START_MS;
 	err = smp_call_start(torture_run, &t);
 	torture_run(&t);
 	if (smp_call_finish() || err)

@@ -155,7 +155,7 @@ check "uninit/unwritten_parts_stay_uninit" sh -c "debugfs -R 'ex /u' $T/u.img 2>
 check "uninit/fscli_reads_written" cmp <(shas $T/u.img u) <(host_shas $T zu | sed 's|/d/zu|/d/u|')
 
 # ---- writes against the model, on ext2 + extent ----
-sed -n '/^cat > \$T\/basic/,/^SCRIPT/p' tests/host/ext2_write.sh | sed '1d;$d' > $T/basic
+cp tests/host/basic.fsops $T/basic
 for v in "b1k:-b 1024" "b4k:-b 4096"; do
 	name=${v%%:*}
 	# shellcheck disable=SC2086
