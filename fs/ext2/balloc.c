@@ -10,15 +10,8 @@
  * bitmap, or a free of a block already free is reported as corruption
  * (ext2_error) and never followed blindly.
  *
- * ext4 (ext4 wiki "Block Group Descriptors", "Checksums"): with
- * metadata_csum a bitmap's checksum is verified the first time this mount
- * reads it -- a mismatch is reported and the group is neither allocated
- * from nor freed into -- and set in the descriptor whenever the bitmap
- * changes.  With uninit_bg (gdt_csum or metadata_csum) a BLOCK_UNINIT
- * group's bitmap was never written: it is built from the metadata zones
- * that lie in the group (meta.c: its superblock copy and descriptors, and
- * with flex_bg any group's bitmaps and inode table placed there), written,
- * and the flag cleared, the first time the group is allocated from.
+ * The bitmaps come from bitmap.c, which checks their ext4 checksums and
+ * builds those of groups uninit_bg left unwritten.
  */
 #include "fs/ext2/ext2.h"
 #include "kernel/errno.h"
@@ -57,14 +50,6 @@ int ext2_find_zero(const u8 *map, u32 nbits, u32 start)
 	return -1;
 }
 
-/* Blocks in group @g: the last group may be short. */
-static u32 group_nblocks(const struct ext2_fs *fs, u32 g)
-{
-	u32 first = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
-
-	return min(fs->fs_blocks_per_group, fs->fs_blocks_count - first);
-}
-
 static void ext2_count_blocks(struct ext2_fs *fs, u32 g, int delta)
 {
 	struct ext2_group_desc *gd = &fs->fs_gd[g];
@@ -73,69 +58,6 @@ static void ext2_count_blocks(struct ext2_fs *fs, u32 g, int delta)
 	ext2_sb_set_free_blocks(&fs->fs_sb, ext2_sb_free_blocks(&fs->fs_sb) + delta);
 	fs->fs_gd_dirty = true;
 	fs->fs_sb_dirty = true;
-}
-
-/* Group @g's block bitmap @bh changed: its checksum, then into the journal or dirty. */
-static void block_bitmap_changed(struct ext2_fs *fs, u32 g, struct buffer_head *bh)
-{
-	ext2_block_bitmap_csum_set(fs, g, bh->b_data);
-	fs->fs_gd_dirty = true;
-	ext2_dirty_meta(fs, bh);
-}
-
-/*
- * Build the bitmap of BLOCK_UNINIT group @g in @bh: its metadata blocks
- * used, the rest free, the bits past the group's end (a short last group,
- * and a block holding more bits than a group has blocks) set, as mke2fs
- * pads them.  Clears the flag: the caller's change writes it all.
- */
-static void init_block_bitmap(struct ext2_fs *fs, u32 g, struct buffer_head *bh)
-{
-	u32 bit, nbits = group_nblocks(fs, g);
-
-	memset(bh->b_data, 0, fs->fs_bsize);
-	ext2_meta_mark_group(fs, g, bh->b_data);
-	for (bit = nbits; bit < fs->fs_bsize * 8; bit++)
-		bit_set(bh->b_data, bit);
-	fs->fs_gd[g].bg_flags = cpu_to_le16(le16_to_cpu(fs->fs_gd[g].bg_flags) &
-					    ~EXT4_BG_BLOCK_UNINIT);
-	DPRINTF(EXT2_D_ALLOC, "ext2: group %u: block bitmap initialised\n", g);
-}
-
-/*
- * Group @g's block bitmap, for a change: read and its checksum verified
- * once per mount, or built (and written) for a BLOCK_UNINIT group.  -EUCLEAN for a group
- * whose bitmap failed its checksum (reported once), or the read's error.
- */
-static struct buffer_head *read_block_bitmap(struct ext2_fs *fs, u32 g)
-{
-	u32 blk = le32_to_cpu(fs->fs_gd[g].bg_block_bitmap);
-	struct buffer_head *bh;
-
-	if (fs->fs_gstate[g] & EXT2_GS_BBITMAP_BAD)
-		return ERR_PTR(-EUCLEAN);
-	if (ext2_gd_flag(fs, g, EXT4_BG_BLOCK_UNINIT)) {
-		bh = getblk(fs->fs_bdev, blk, fs->fs_bsize);
-		if (IS_ERR(bh))
-			return bh;
-		init_block_bitmap(fs, g, bh);
-		set_buffer_uptodate(bh);
-		block_bitmap_changed(fs, g, bh);
-		fs->fs_gstate[g] |= EXT2_GS_BBITMAP_OK;
-		return bh;
-	}
-	bh = ext2_bread(fs, blk);
-	if (IS_ERR(bh) || (fs->fs_gstate[g] & EXT2_GS_BBITMAP_OK))
-		return bh;
-	if (!ext2_block_bitmap_csum_ok(fs, g, bh->b_data)) {
-		brelse(bh);
-		fs->fs_gstate[g] |= EXT2_GS_BBITMAP_BAD;
-		ext2_error(fs, "block_bitmap", "group %u: block bitmap (block %u) checksum "
-			   "mismatch; not allocating from the group", g, blk);
-		return ERR_PTR(-EUCLEAN);
-	}
-	fs->fs_gstate[g] |= EXT2_GS_BBITMAP_OK;
-	return bh;
 }
 
 /*
@@ -147,13 +69,13 @@ static struct buffer_head *read_block_bitmap(struct ext2_fs *fs, u32 g)
  */
 static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 max, u32 *out)
 {
-	u32 nbits = group_nblocks(fs, g), base = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
+	u32 nbits = ext2_group_nblocks(fs, g), base = fs->fs_first_data_block + g * fs->fs_blocks_per_group;
 	struct buffer_head *bh;
 	int bit, n, i, err = -ENOSPC;
 	bool wrapped = false, busy = false;
 	u32 run, first;
 
-	bh = read_block_bitmap(fs, g);
+	bh = ext2_read_bitmap(fs, g, EXT2_BLOCK_BITMAP);
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);
 	if (start >= nbits)
@@ -191,7 +113,7 @@ static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 max, u3
 			for (n = bit; (u32)n < nbits && !bit_test(bh->b_data, (u32)n) &&
 				      !ext2_data_run(fs, base + (u32)n, 1); n++)
 				bit_set(bh->b_data, (u32)n);
-			block_bitmap_changed(fs, g, bh);
+			ext2_bitmap_changed(fs, g, EXT2_BLOCK_BITMAP, bh);
 			ext2_error(fs, "new_block", "bitmap of group %u marks metadata blocks %u-%u free",
 				   g, base + (u32)bit, base + (u32)n - 1);
 			continue;
@@ -202,7 +124,7 @@ static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 max, u3
 			;
 		for (i = 0; i < n; i++)
 			bit_set(bh->b_data, (u32)(bit + i));
-		block_bitmap_changed(fs, g, bh);
+		ext2_bitmap_changed(fs, g, EXT2_BLOCK_BITMAP, bh);
 		ext2_count_blocks(fs, g, -n);
 		*out = base + (u32)bit;
 		err = n;
@@ -264,7 +186,7 @@ int ext2_free_block(struct ext2_fs *fs, u32 blk)
 		return -EUCLEAN;
 	}
 	g = ext2_block_group(fs, blk);
-	bh = read_block_bitmap(fs, g);
+	bh = ext2_read_bitmap(fs, g, EXT2_BLOCK_BITMAP);
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);
 	bit = blk - fs->fs_first_data_block - g * fs->fs_blocks_per_group;
@@ -274,7 +196,7 @@ int ext2_free_block(struct ext2_fs *fs, u32 blk)
 		return -EUCLEAN;
 	}
 	bit_clear(bh->b_data, bit);
-	block_bitmap_changed(fs, g, bh);
+	ext2_bitmap_changed(fs, g, EXT2_BLOCK_BITMAP, bh);
 	brelse(bh);
 	ext2_count_blocks(fs, g, 1);
 	/* The log may hold an old copy: replay must not write it over the block's next use. */

@@ -103,75 +103,56 @@ u16 ext2_gd_csum(const struct ext2_fs *fs, u32 g, const void *desc)
 	return c16;
 }
 
-/* The crc32c of a bitmap of @nbits bits. */
-static u32 bitmap_csum(const struct ext2_fs *fs, const void *map, u32 nbits)
-{
-	return ext2_csum(fs->fs_csum_seed, map, nbits / 8);
-}
-
-/**
- * ext2_block_bitmap_csum_set - record the checksum of group @g's block bitmap @map
- * In the in-core descriptor (the caller marks it dirty).  No-op without metadata_csum.
+/*
+ * Where group @g keeps @which bitmap's checksum: the _lo field, and the
+ * _hi one when the descriptor is large enough (else *hi is NULL); and
+ * how many bits the bitmap has.
  */
-void ext2_block_bitmap_csum_set(struct ext2_fs *fs, u32 g, const void *map)
+static u32 bitmap_csum_fields(const struct ext2_fs *fs, u32 g, enum ext2_bitmap which,
+			      le16 **lo, le16 **hi)
 {
 	struct ext2_group_desc *gd = &fs->fs_gd[g];
+	size_t hi_end;
+
+	if (which == EXT2_BLOCK_BITMAP) {
+		*lo = &gd->bg_block_bitmap_csum_lo;
+		*hi = &gd->bg_block_bitmap_csum_hi;
+		hi_end = EXT4_BG_BLOCK_BITMAP_CSUM_HI_END;
+	} else {
+		*lo = &gd->bg_inode_bitmap_csum_lo;
+		*hi = &gd->bg_inode_bitmap_csum_hi;
+		hi_end = EXT4_BG_INODE_BITMAP_CSUM_HI_END;
+	}
+	if (fs->fs_desc_size < hi_end)
+		*hi = NULL;
+	return which == EXT2_BLOCK_BITMAP ? fs->fs_blocks_per_group : fs->fs_inodes_per_group;
+}
+
+void ext2_bitmap_csum_set(struct ext2_fs *fs, u32 g, enum ext2_bitmap which, const void *map)
+{
+	le16 *lo, *hi;
 	u32 c;
 
 	if (!fs->fs_csum)
 		return;
-	c = bitmap_csum(fs, map, fs->fs_blocks_per_group);
-	gd->bg_block_bitmap_csum_lo = cpu_to_le16((u16)c);
-	if (fs->fs_desc_size >= EXT4_BG_BLOCK_BITMAP_CSUM_HI_END)
-		gd->bg_block_bitmap_csum_hi = cpu_to_le16((u16)(c >> 16));
+	c = ext2_csum(fs->fs_csum_seed, map, bitmap_csum_fields(fs, g, which, &lo, &hi) / 8);
+	*lo = cpu_to_le16((u16)c);
+	if (hi)
+		*hi = cpu_to_le16((u16)(c >> 16));
 }
 
-/**
- * ext2_block_bitmap_csum_ok - does group @g's descriptor hold @map's checksum?
- * True without metadata_csum.
- */
-bool ext2_block_bitmap_csum_ok(const struct ext2_fs *fs, u32 g, const void *map)
+bool ext2_bitmap_csum_ok(const struct ext2_fs *fs, u32 g, enum ext2_bitmap which,
+			 const void *map)
 {
-	const struct ext2_group_desc *gd = &fs->fs_gd[g];
+	le16 *lo, *hi;
 	u32 c, want;
 
 	if (!fs->fs_csum)
 		return true;
-	c = bitmap_csum(fs, map, fs->fs_blocks_per_group);
-	want = le16_to_cpu(gd->bg_block_bitmap_csum_lo);
-	if (fs->fs_desc_size >= EXT4_BG_BLOCK_BITMAP_CSUM_HI_END)
-		want |= (u32)le16_to_cpu(gd->bg_block_bitmap_csum_hi) << 16;
-	else
-		c &= 0xFFFF;
-	return c == want;
-}
-
-/** ext2_inode_bitmap_csum_set - as ext2_block_bitmap_csum_set, for the inode bitmap */
-void ext2_inode_bitmap_csum_set(struct ext2_fs *fs, u32 g, const void *map)
-{
-	struct ext2_group_desc *gd = &fs->fs_gd[g];
-	u32 c;
-
-	if (!fs->fs_csum)
-		return;
-	c = bitmap_csum(fs, map, fs->fs_inodes_per_group);
-	gd->bg_inode_bitmap_csum_lo = cpu_to_le16((u16)c);
-	if (fs->fs_desc_size >= EXT4_BG_INODE_BITMAP_CSUM_HI_END)
-		gd->bg_inode_bitmap_csum_hi = cpu_to_le16((u16)(c >> 16));
-}
-
-/** ext2_inode_bitmap_csum_ok - as ext2_block_bitmap_csum_ok, for the inode bitmap */
-bool ext2_inode_bitmap_csum_ok(const struct ext2_fs *fs, u32 g, const void *map)
-{
-	const struct ext2_group_desc *gd = &fs->fs_gd[g];
-	u32 c, want;
-
-	if (!fs->fs_csum)
-		return true;
-	c = bitmap_csum(fs, map, fs->fs_inodes_per_group);
-	want = le16_to_cpu(gd->bg_inode_bitmap_csum_lo);
-	if (fs->fs_desc_size >= EXT4_BG_INODE_BITMAP_CSUM_HI_END)
-		want |= (u32)le16_to_cpu(gd->bg_inode_bitmap_csum_hi) << 16;
+	c = ext2_csum(fs->fs_csum_seed, map, bitmap_csum_fields(fs, g, which, &lo, &hi) / 8);
+	want = le16_to_cpu(*lo);
+	if (hi)
+		want |= (u32)le16_to_cpu(*hi) << 16;
 	else
 		c &= 0xFFFF;
 	return c == want;

@@ -1,7 +1,7 @@
 /*
  * ext2 internals shared by the files of fs/ext2/: the in-core superblock
  * (struct ext2_fs) and in-core inode (struct ext2_inode_info), and the
- * calls between super.c, super_check.c, csum.c, meta.c, balloc.c, ialloc.c,
+ * calls between super.c, super_check.c, csum.c, meta.c, bitmap.c, balloc.c, ialloc.c,
  * inode.c, inode4.c, bmap.c, extents*.c, dir.c, dir_block.c, htree*.c,
  * inline.c, xattr.c, file.c and namei.c.  Nothing outside fs/ext2/
  * includes this; the VFS
@@ -81,7 +81,7 @@ struct ext2_fs {
 	u32			fs_commit_s;		/* [I] commit= seconds, 0: default */
 };
 
-/* fs_gstate: what this mount learnt of a group's bitmaps (balloc.c, ialloc.c) */
+/* fs_gstate: what this mount learnt of a group's bitmaps (bitmap.c) */
 #define EXT2_GS_BBITMAP_OK	0x01	/* block bitmap checksum verified */
 #define EXT2_GS_BBITMAP_BAD	0x02	/* block bitmap checksum wrong: not allocated from */
 #define EXT2_GS_IBITMAP_OK	0x04	/* inode bitmap checksum verified */
@@ -265,10 +265,24 @@ u32 ext2_group_head_blocks(const struct ext2_fs *fs, u32 group);
 void ext2_sb_csum_set(struct ext2_super_block *sb);
 bool ext2_sb_csum_ok(const struct ext2_super_block *sb);
 u16 ext2_gd_csum(const struct ext2_fs *fs, u32 g, const void *desc);
-void ext2_block_bitmap_csum_set(struct ext2_fs *fs, u32 g, const void *map);
-bool ext2_block_bitmap_csum_ok(const struct ext2_fs *fs, u32 g, const void *map);
-void ext2_inode_bitmap_csum_set(struct ext2_fs *fs, u32 g, const void *map);
-bool ext2_inode_bitmap_csum_ok(const struct ext2_fs *fs, u32 g, const void *map);
+enum ext2_bitmap { EXT2_BLOCK_BITMAP, EXT2_INODE_BITMAP };
+/* Record @map's checksum in group @g's in-core descriptor (the caller dirties it). */
+void ext2_bitmap_csum_set(struct ext2_fs *fs, u32 g, enum ext2_bitmap which, const void *map);
+/* Does the descriptor hold @map's checksum?  True without metadata_csum. */
+bool ext2_bitmap_csum_ok(const struct ext2_fs *fs, u32 g, enum ext2_bitmap which,
+			 const void *map);
+
+/*
+ * bitmap.c: group @g's bitmap for a change -- read and checked once per
+ * mount, or built and written for an uninitialised group.  -EUCLEAN for
+ * one whose checksum failed (reported once), or the read's error.
+ */
+struct buffer_head *ext2_read_bitmap(struct ext2_fs *fs, u32 g, enum ext2_bitmap which);
+/* The bitmap in @bh changed: its checksum, then into the journal or dirty. */
+void ext2_bitmap_changed(struct ext2_fs *fs, u32 g, enum ext2_bitmap which,
+			 struct buffer_head *bh);
+/* Blocks in group @g: the last group may be short. */
+u32 ext2_group_nblocks(const struct ext2_fs *fs, u32 g);
 
 /* meta.c: where metadata lies */
 int ext2_meta_init(struct ext2_fs *fs, const char *dev);

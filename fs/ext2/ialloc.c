@@ -11,12 +11,9 @@
  * down its parent's while that has a fair share free, so that directory
  * trees spread out and their files stay near them.
  *
- * ext4 (ext4 wiki "Block Group Descriptors", "Checksums"): with
- * metadata_csum an inode bitmap's checksum is verified the first time
- * this mount reads it (a mismatch is reported and the group is not
- * allocated from) and set whenever it changes.  With uninit_bg an
- * INODE_UNINIT group's bitmap reads as all free and is written, the flag
- * cleared, at its first allocation; bg_itable_unused (the inodes at the
+ * ext4 (ext4 wiki "Block Group Descriptors"): the bitmaps come from
+ * bitmap.c, which checks their checksums and builds those of groups
+ * uninit_bg left unwritten; bg_itable_unused (the inodes at the
  * end of the table never used, which e2fsck does not read) shrinks as
  * inodes past it are taken, and without INODE_ZEROED the table slots it
  * exposes are zeroed first, since mke2fs may have left them unwritten.
@@ -132,56 +129,6 @@ static u32 ext2_find_group_dir(struct ext2_fs *fs, struct ext2_inode_info *paren
 	return pg;
 }
 
-/* Group @g's inode bitmap @bh changed: its checksum, then into the journal or dirty. */
-static void inode_bitmap_changed(struct ext2_fs *fs, u32 g, struct buffer_head *bh)
-{
-	ext2_inode_bitmap_csum_set(fs, g, bh->b_data);
-	fs->fs_gd_dirty = true;
-	ext2_dirty_meta(fs, bh);
-}
-
-/*
- * Group @g's inode bitmap, for a change: read and its checksum verified
- * once per mount, or for an INODE_UNINIT group all free (the bits past
- * s_inodes_per_group set, as mke2fs pads them) and written with the flag
- * cleared.  -EUCLEAN for a group whose bitmap failed its checksum
- * (reported once), or the read's error.
- */
-static struct buffer_head *read_inode_bitmap(struct ext2_fs *fs, u32 g)
-{
-	u32 blk = le32_to_cpu(fs->fs_gd[g].bg_inode_bitmap), bit;
-	struct buffer_head *bh;
-
-	if (fs->fs_gstate[g] & EXT2_GS_IBITMAP_BAD)
-		return ERR_PTR(-EUCLEAN);
-	if (ext2_gd_flag(fs, g, EXT4_BG_INODE_UNINIT)) {
-		bh = getblk(fs->fs_bdev, blk, fs->fs_bsize);
-		if (IS_ERR(bh))
-			return bh;
-		memset(bh->b_data, 0, fs->fs_bsize);
-		for (bit = fs->fs_inodes_per_group; bit < fs->fs_bsize * 8; bit++)
-			bh->b_data[bit >> 3] |= (u8)(1U << (bit & 7));
-		set_buffer_uptodate(bh);
-		fs->fs_gd[g].bg_flags = cpu_to_le16(le16_to_cpu(fs->fs_gd[g].bg_flags) &
-						    ~EXT4_BG_INODE_UNINIT);
-		inode_bitmap_changed(fs, g, bh);
-		fs->fs_gstate[g] |= EXT2_GS_IBITMAP_OK;
-		return bh;
-	}
-	bh = ext2_bread(fs, blk);
-	if (IS_ERR(bh) || (fs->fs_gstate[g] & EXT2_GS_IBITMAP_OK))
-		return bh;
-	if (!ext2_inode_bitmap_csum_ok(fs, g, bh->b_data)) {
-		brelse(bh);
-		fs->fs_gstate[g] |= EXT2_GS_IBITMAP_BAD;
-		ext2_error(fs, "inode_bitmap", "group %u: inode bitmap (block %u) checksum "
-			   "mismatch; not allocating from the group", g, blk);
-		return ERR_PTR(-EUCLEAN);
-	}
-	fs->fs_gstate[g] |= EXT2_GS_IBITMAP_OK;
-	return bh;
-}
-
 /*
  * Inode @bit of group @g was taken: with uninit_bg, shrink bg_itable_unused
  * past it, zeroing the table slots it exposes unless INODE_ZEROED says
@@ -218,7 +165,7 @@ static int ext2_ialloc_in_group(struct ext2_fs *fs, u32 g, bool isdir, u32 *ino)
 	u32 start = 0;
 	int bit, err;
 
-	bh = read_inode_bitmap(fs, g);
+	bh = ext2_read_bitmap(fs, g, EXT2_INODE_BITMAP);
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);
 	if (g == 0)
@@ -236,7 +183,7 @@ static int ext2_ialloc_in_group(struct ext2_fs *fs, u32 g, bool isdir, u32 *ino)
 		return err;
 	}
 	bh->b_data[bit >> 3] |= (u8)(1U << (bit & 7));
-	inode_bitmap_changed(fs, g, bh);
+	ext2_bitmap_changed(fs, g, EXT2_INODE_BITMAP, bh);
 	brelse(bh);
 	ext2_count_inodes(fs, g, -1, isdir);
 	*ino = g * fs->fs_inodes_per_group + (u32)bit + 1;
@@ -296,7 +243,7 @@ int ext2_free_inode(struct ext2_fs *fs, u32 ino, bool isdir)
 	}
 	g = ext2_ino_group(fs, ino);
 	bit = (ino - 1) % fs->fs_inodes_per_group;
-	bh = read_inode_bitmap(fs, g);
+	bh = ext2_read_bitmap(fs, g, EXT2_INODE_BITMAP);
 	if (IS_ERR(bh))
 		return PTR_ERR(bh);
 	if (!(bh->b_data[bit >> 3] & (1U << (bit & 7)))) {
@@ -305,7 +252,7 @@ int ext2_free_inode(struct ext2_fs *fs, u32 ino, bool isdir)
 		return -EUCLEAN;
 	}
 	bh->b_data[bit >> 3] &= (u8)~(1U << (bit & 7));
-	inode_bitmap_changed(fs, g, bh);
+	ext2_bitmap_changed(fs, g, EXT2_INODE_BITMAP, bh);
 	brelse(bh);
 	ext2_count_inodes(fs, g, 1, isdir);
 	return 0;

@@ -53,3 +53,59 @@ mkimg() {
 fsck_clean() {
 	e2fsck -fn "$1" >"$T/fsck.out" 2>&1 || { cat "$T/fsck.out"; return 1; }
 }
+
+# The fuzz scripts' run count: FUZZ_SECS=N runs for N seconds (make fuzz),
+# else FUZZ_RUNS mutated inputs (default $1).  Sets $limit (libFuzzer's
+# flag) and $what (for the check's name).
+fuzz_limit() {
+	if [ -n "${FUZZ_SECS:-}" ]; then
+		limit="-max_total_time=$FUZZ_SECS" what="${FUZZ_SECS}s"
+	else
+		limit="-runs=${FUZZ_RUNS:-$1}" what="${FUZZ_RUNS:-$1}_runs"
+	fi
+}
+
+# The VFS and ext2 driver (ext2, ext3, ext4) as the fuzz targets link them.
+FUZZ_EXT2_SRCS="fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c $(ls fs/ext2/*.c)
+	$(ls fs/jbd2/*.c | grep -v /io.c) tests/unit/fakes/jbd2_io_fake.c
+	lib/strutil.c lib/errstr.c lib/sort.c lib/crc32c.c tests/unit/fakes/buffer_file.c
+	tests/unit/fakes/slab_fake.c tests/unit/fakes/wallclock_fake.c tests/unit/host/kernel_shim.c"
+
+# fuzz_run NAME CHECK MAX_LEN SOURCES...: build build/host/fuzz_NAME with
+# libFuzzer and run it over $T/corpus for $limit (check "fuzz/CHECK_$what");
+# a crash leaves its input in build/fuzz/NAME/.  Without the libFuzzer
+# runtime (Debian: libclang-rt-14-dev) the corpus is replayed through the
+# same target with a plain main instead.
+fuzz_run() {
+	local name=$1 check=$2 maxlen=$3
+	shift 3
+	mkdir -p build/host build/fuzz/$name
+	if clang -g -O1 -I. -DHOST_TEST -fsanitize=fuzzer,address,undefined \
+		-o build/host/fuzz_$name "$@" >$T/build.log 2>&1; then
+		ok "fuzz/build_libfuzzer"
+		check "fuzz/${check}_$what" build/host/fuzz_$name "$limit" -timeout=10 \
+			-rss_limit_mb=2048 -max_len=$maxlen -artifact_prefix=build/fuzz/$name/ $T/corpus
+		return
+	fi
+	echo "# SKIP libFuzzer runtime missing (libclang-rt-14-dev): replaying the corpus only"
+	cat > $T/main.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		static uint8_t buf[4 << 20];
+		size_t n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		LLVMFuzzerTestOneInput(buf, n);
+	}
+	return 0;
+}
+C
+	# shellcheck disable=SC2086
+	cc $HCFLAGS -o build/host/fuzz_${name}_replay "$@" $T/main.c || notok "fuzz/build_replay" "cc failed"
+	check "fuzz/replay_corpus" build/host/fuzz_${name}_replay $T/corpus/*
+}

@@ -10,13 +10,8 @@
 # instead (for `make fuzz`).  A crash leaves its input in build/fuzz/fat/.
 source "$(dirname "$0")/common.bash"
 export MTOOLS_SKIP_CHECK=1 TZ=UTC
-runs=${FUZZ_RUNS:-200}
-if [ -n "${FUZZ_SECS:-}" ]; then
-	limit="-max_total_time=$FUZZ_SECS" what="${FUZZ_SECS}s"
-else
-	limit="-runs=$runs" what="${runs}_runs"
-fi
-mkdir -p build/fuzz/fat build/host $T/corpus
+fuzz_limit 200
+mkdir -p $T/corpus
 SRCS="tests/fuzz/fuzz_fat.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c $(ls fs/fat/*.c)
 	lib/strutil.c lib/errstr.c lib/sort.c tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
 	tests/unit/fakes/wallclock_fake.c tests/unit/host/kernel_shim.c"
@@ -41,31 +36,4 @@ done
 check "fuzz/seed_corpus_made" test "$(ls $T/corpus | wc -l)" -eq 4
 
 # shellcheck disable=SC2086
-if clang -g -O1 -I. -DHOST_TEST -fsanitize=fuzzer,address,undefined -o build/host/fuzz_fat \
-	$SRCS >$T/build.log 2>&1; then
-	ok "fuzz/build_libfuzzer"
-	check "fuzz/fat_libfuzzer_$what" build/host/fuzz_fat "$limit" -timeout=10 \
-		-rss_limit_mb=2048 -max_len=$((4 << 20)) -artifact_prefix=build/fuzz/fat/ $T/corpus
-else
-	echo "# SKIP libFuzzer runtime missing (libclang-rt-14-dev): replaying the corpus only"
-	cat > $T/main.c <<'C'
-#include <stdio.h>
-#include <stdlib.h>
-#include <stdint.h>
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int main(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		static uint8_t buf[4 << 20];
-		size_t n = fread(buf, 1, sizeof(buf), f);
-		fclose(f);
-		LLVMFuzzerTestOneInput(buf, n);
-	}
-	return 0;
-}
-C
-	# shellcheck disable=SC2086
-	cc $HCFLAGS -o build/host/fuzz_fat_replay $SRCS $T/main.c || notok "fuzz/build_replay" "cc failed"
-	check "fuzz/replay_corpus" build/host/fuzz_fat_replay $T/corpus/*
-fi
+fuzz_run fat fat_libfuzzer $((4 << 20)) $SRCS
