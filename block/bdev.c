@@ -271,7 +271,7 @@ void __bdev_update_ro(struct block_device *bdev)
 	WRITE_ONCE(bdev->bd_ro, ro);
 }
 
-bool bdev_read_only(struct block_device *bdev)
+bool bdev_read_only(const struct block_device *bdev)
 {
 	return READ_ONCE(bdev->bd_ro);
 }
@@ -289,7 +289,7 @@ static int __bdev_may_open(const struct block_device *bdev, fmode_t mode, void *
 
 	if (bdev->bd_dead || (disk->gd_state & GD_DEAD))
 		return -ENXIO;
-	if ((mode & FMODE_WRITE) && bdev_read_only((struct block_device *)bdev))
+	if ((mode & FMODE_WRITE) && bdev_read_only(bdev))
 		return -EROFS;
 	if ((mode & FMODE_EXCL) && bdev->bd_holder && bdev->bd_holder != holder)
 		return -EBUSY;
@@ -392,7 +392,7 @@ int bdev_remap(struct block_device *bdev, sector_t *sector, u32 nr_sectors, bool
 
 	if (READ_ONCE(bdev->bd_dead))
 		return -ENXIO;
-	if (is_write && bdev_read_only((struct block_device *)bdev))
+	if (is_write && bdev_read_only(bdev))
 		return -EROFS;
 	len = bdev_nr_sects(bdev);
 	if (*sector > len || nr_sectors > len - *sector)

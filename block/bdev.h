@@ -90,7 +90,7 @@ static inline const char *bdev_name(const struct block_device *bdev)
 }
 
 /* Is a write to bdev refused (medium, writable= policy)? */
-bool bdev_read_only(struct block_device *bdev);
+bool bdev_read_only(const struct block_device *bdev);
 /* Size in 512-byte sectors. */
 sector_t bdev_nr_sects(struct block_device *bdev);
 

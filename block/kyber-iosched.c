@@ -219,11 +219,12 @@ static void kyber_completed(struct request_queue *q, struct request *rq)
 {
 	struct kyber_data *kd = kd_of(q);
 	enum ky_class c = ky_stamp_class(rq->rq_fifo_time);
-	u64 now = ktime_ns(), us;
+	u64 now, us;
 
 	if (!(rq->rq_state & RQF_ELV_COUNTED))
 		return;
 	rq->rq_state &= ~RQF_ELV_COUNTED;
+	now = ktime_ns();
 	if (kd->kd_inflight[c])		/* 0: counted by an earlier kyber of this queue */
 		kd->kd_inflight[c]--;
 	if (c == KY_READ) {

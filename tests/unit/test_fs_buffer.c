@@ -121,7 +121,7 @@ static void end_held(void)
 
 void blk_unplug(struct request_queue *q) { }
 struct request_queue *bdev_get_queue(struct block_device *bdev) { return NULL; }
-bool bdev_read_only(struct block_device *bdev) { return false; }
+bool bdev_read_only(const struct block_device *bdev) { return false; }
 u64 blkdev_size(struct block_device *bdev) { return DISK_BYTES; }
 
 int blkdev_flush(struct block_device *bdev)

@@ -437,4 +437,4 @@ void bdev_set_cache_limit(struct block_device *bdev, u32 n)
 
 /* The registry's calls the filesystem makes (block/bdev.h, block/blkdev_io.h). */
 u64 blkdev_size(struct block_device *bdev) { return BF(bdev)->bd_size; }
-bool bdev_read_only(struct block_device *bdev) { return BF(bdev)->bd_ro; }
+bool bdev_read_only(const struct block_device *bdev) { return BF(bdev)->bd_ro; }
