@@ -45,13 +45,21 @@ static void drop_identity_map(void)
 	write_cr3(read_cr3());	/* reload the PDPT registers (PAE) */
 }
 
+static bool initcall_debug;
+PARAM_BOOL("initcall_debug", initcall_debug, "print how long each initcall took (boot time)");
+
 static void run_initcalls(void)
 {
 	const struct initcall *ic;
+	u64 t0;
 	int err;
 
 	for (ic = __initcall_start; ic < __initcall_end; ic++) {
+		t0 = ktime_us();
 		err = ic->ic_fn();
+		if (initcall_debug)
+			pr_info("init: %s took %llu us\n", ic->ic_name,
+				(unsigned long long)(ktime_us() - t0));
 		if (err && err != -ENODEV)
 			pr_warn("init: %s failed: %s\n", ic->ic_name, errstr(err));
 	}

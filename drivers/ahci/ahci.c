@@ -9,9 +9,10 @@
  *   GHC.AE; BIOS/OS handoff when CAP2.BOH; save CAP/PI, GHC.HR, AE again,
  *   restore what the reset wipes; then per implemented port: stop the
  *   engines (ST then FRE, each bounded), program the command list and
- *   received-FIS bases, FRE on, spin-up (SUD, staggered when CAP.SSS) and
- *   COMRESET unless the link is already up; one shared deadline for every
- *   port's link, PxSERR cleared as each comes up; BSY/DRQ clear; the
+ *   received-FIS bases, FRE on, spin-up (SUD, staggered when CAP.SSS);
+ *   then COMRESET, unless the link is already up, on every port under one
+ *   DET=1 hold; one shared deadline for every port's link, PxSERR cleared
+ *   as each comes up, silent ports left to ahci_late.c; BSY/DRQ clear; the
  *   signature decides: ATA disks attach, ATAPI devices, port multipliers
  *   and enclosure bridges are named and left alone.  IDENTIFY is polled
  *   with port interrupts masked; PxIE and GHC.IE are set last
@@ -47,20 +48,23 @@ const char *const ahci_port_state_names[AHCI_PORT_NSTATES] = {
 #define AHCI_TFD_NO_DEVICE	0x7f	/* PxTFD status with nothing attached */
 
 /*
- * Wait for the PHY on every initialised port against one deadline, so
- * empty ports cost one wait in all rather than one each (PxSSTS.DET, 3.3.10).
- * Ports with no device presence at all stop being waited for after a
- * short window.  Sets up[n] for each port whose link came up; the others
- * stay EMPTY.
+ * Wait for the PHY on every initialised port against one deadline
+ * (PxSSTS.DET, 3.3.10), counted from the COMRESET all ports shared.  A
+ * port that shows a device (DET=1) is waited for up to AHCI_LINK_MS.  A
+ * port where nothing has answered COMRESET yet (DET=0) does not hold the
+ * boot: once no other port is pending it is left in sc_late, and
+ * ahci_late.c waits out the rest of its AHCI_PRESENCE_MS window in the
+ * background.  Sets up[n] for each port whose link came up.
  */
 static void ahci_wait_links(struct ahci_softc *sc, bool *up)
 {
-	u64 start = ktime_ms(), now;
+	u64 now;
 	unsigned i, pending;
-	u32 det;
+	u32 det, quiet;
 
 	for (;;) {
 		pending = 0;
+		quiet = 0;
 		now = ktime_ms();
 		for (i = 0; i < AHCI_MAX_PORTS; i++) {
 			struct ahci_port *ap = sc->sc_ports[i];
@@ -71,17 +75,18 @@ static void ahci_wait_links(struct ahci_softc *sc, bool *up)
 			if (det == AHCI_PREG_SSTS_DET_PHY) {
 				ahci_port_link_up(ap);
 				up[i] = true;
-				continue;
+			} else if (det == AHCI_PREG_SSTS_DET_NONE) {
+				if (now - sc->sc_late_reset_ms <= AHCI_PRESENCE_MS)
+					quiet |= 1u << i;
+			} else {
+				pending++;
 			}
-			/* DET=0: nothing answered COMRESET; give it the presence window only. */
-			if (det == AHCI_PREG_SSTS_DET_NONE && now - start > AHCI_PRESENCE_MS)
-				continue;
-			pending++;
 		}
-		if (!pending || now - start > AHCI_LINK_MS)
-			return;
+		if (!pending || now - sc->sc_late_reset_ms > AHCI_LINK_MS)
+			break;
 		udelay(100);
 	}
+	sc->sc_late = quiet;
 }
 
 /*
@@ -237,7 +242,7 @@ int ahci_hba_reset(struct ahci_softc *sc)
  * Name the disk, set it up and add it.  The queue exists already
  * (ahci_port_setup_queue).  Returns 0 or a negative errno (reported).
  */
-static int ahci_port_add_disk(struct ahci_port *ap)
+int ahci_port_add_disk(struct ahci_port *ap)
 {
 	const struct ata_id *ai = &ap->ap_id;
 	dev_t devt = disk_sd_devt(ap->ap_disk_index);
@@ -342,20 +347,58 @@ static void ahci_port_put_name(struct ahci_port *ap)
 	ap->ap_dname[0] = '\0';
 }
 
+/*
+ * A port whose link is up: probe it and, for an ATA disk, name it and
+ * give it command tables and a queue.  Returns 0 when the port is READY,
+ * -ENODEV when it holds no disk for us (EMPTY, SKIPPED), another errno
+ * when it FAILED (reported).
+ */
+int ahci_port_attach(struct ahci_port *ap)
+{
+	int index, ret;
+
+	ret = ahci_port_probe(ap);
+	if (ret) {
+		ap->ap_state = AHCI_PORT_FAILED;
+		return ret;
+	}
+	if (ap->ap_state != AHCI_PORT_READY)
+		return -ENODEV;
+	index = disk_sd_get(ap->ap_dname, sizeof(ap->ap_dname));
+	if (index < 0) {
+		pr_warn("%s: no disk name left; skipped\n", ap->ap_name);
+		ap->ap_state = AHCI_PORT_SKIPPED;
+		return -ENODEV;
+	}
+	ap->ap_disk_index = (unsigned)index;
+	if (ahci_port_alloc_ccbs(ap) || ahci_port_setup_queue(ap)) {
+		pr_warn("%s: out of memory for the disk; skipped\n", ap->ap_name);
+		ahci_port_free_ccbs(ap);
+		ahci_port_put_name(ap);
+		ap->ap_state = AHCI_PORT_FAILED;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /**
  * ahci_attach - bring up the ports of an HBA that ahci_init reset, and
  * find their disks
  * @sc: initialised, bus mastering on
  *
+ * Every port is prepared first, then every port that needs it gets its
+ * COMRESET under one shared DET=1 hold (10.4.2: at least 1 ms each, so
+ * one hold serves them all), and the links are waited for together.
  * Leaves ports with ATA disks started, identified, and with a queue;
- * interrupts stay off until ahci_start().  Cannot fail: a port that
+ * ports still inside their presence window in sc_late (ahci_late.c);
+ * interrupts off until ahci_start().  Cannot fail: a port that
  * misbehaves, or has no memory, is reported and skipped.
  */
 void ahci_attach(struct ahci_softc *sc)
 {
 	bool up[AHCI_MAX_PORTS] = { false };
 	unsigned i, ready = 0;
-	int index;
+	u32 reset = 0;
 
 	for (i = 0; i < AHCI_MAX_PORTS; i++) {
 		struct ahci_port *ap;
@@ -368,37 +411,27 @@ void ahci_attach(struct ahci_softc *sc)
 			continue;
 		}
 		sc->sc_ports[i] = ap;
-		ap->ap_state = ahci_port_init(ap) ? AHCI_PORT_FAILED : AHCI_PORT_EMPTY;
+		if (ahci_port_prepare(ap)) {
+			ap->ap_state = AHCI_PORT_FAILED;
+			continue;
+		}
+		ap->ap_state = AHCI_PORT_EMPTY;
+		if (ahci_port_wants_comreset(ap) && !ahci_port_comreset_begin(ap))
+			reset |= 1u << i;
 	}
+	if (reset) {
+		mdelay(AHCI_COMRESET_HOLD_MS + 1);
+		for (i = 0; i < AHCI_MAX_PORTS; i++)
+			if (reset & (1u << i))
+				ahci_port_comreset_end(sc->sc_ports[i]);
+	}
+	sc->sc_late_reset_ms = ktime_ms();
 	ahci_wait_links(sc, up);
-	for (i = 0; i < AHCI_MAX_PORTS; i++) {
-		struct ahci_port *ap = sc->sc_ports[i];
-
-		if (!ap || !up[i])
-			continue;
-		if (ahci_port_probe(ap)) {
-			ap->ap_state = AHCI_PORT_FAILED;
-			continue;
-		}
-		if (ap->ap_state != AHCI_PORT_READY)
-			continue;
-		index = disk_sd_get(ap->ap_dname, sizeof(ap->ap_dname));
-		if (index < 0) {
-			pr_warn("%s: no disk name left; skipped\n", ap->ap_name);
-			ap->ap_state = AHCI_PORT_SKIPPED;
-			continue;
-		}
-		ap->ap_disk_index = (unsigned)index;
-		if (ahci_port_alloc_ccbs(ap) || ahci_port_setup_queue(ap)) {
-			pr_warn("%s: out of memory for the disk; skipped\n", ap->ap_name);
-			ahci_port_free_ccbs(ap);
-			ahci_port_put_name(ap);
-			ap->ap_state = AHCI_PORT_FAILED;
-			continue;
-		}
-		ready++;
-	}
-	DPRINTF(AHCI_D_INIT, "%s: %u disks\n", sc->sc_name, ready);
+	for (i = 0; i < AHCI_MAX_PORTS; i++)
+		if (up[i] && !ahci_port_attach(sc->sc_ports[i]))
+			ready++;
+	DPRINTF(AHCI_D_INIT, "%s: %u disks, ports %08x still in their presence window\n",
+		sc->sc_name, ready, sc->sc_late);
 }
 
 /**
@@ -446,7 +479,8 @@ void ahci_enable_intr(struct ahci_softc *sc)
 /**
  * ahci_start - interrupts on (PxIE per ready port, then GHC.IE: the last
  * step of bring-up, 10.1.2 step 7), then add a gendisk per disk; the
- * partition scan reads through the interrupt-driven path.
+ * partition scan reads through the interrupt-driven path.  Last, the
+ * ports still inside their presence window are handed to ahci_late.c.
  * Returns 0; a disk that cannot be added is reported and skipped.
  */
 int ahci_start(struct ahci_softc *sc)
@@ -468,6 +502,7 @@ int ahci_start(struct ahci_softc *sc)
 		if (ap && ap->ap_state == AHCI_PORT_READY)
 			ahci_port_add_disk(ap);		/* errors already printed */
 	}
+	ahci_late_start(sc);
 	return 0;
 }
 

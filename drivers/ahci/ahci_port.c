@@ -100,6 +100,22 @@ int ahci_port_start(struct ahci_port *ap)
  */
 int ahci_port_comreset(struct ahci_port *ap)
 {
+	int ret = ahci_port_comreset_begin(ap);
+
+	if (ret)
+		return ret;
+	mdelay(AHCI_COMRESET_HOLD_MS + 1);
+	ahci_port_comreset_end(ap);
+	return 0;
+}
+
+/*
+ * The first half of COMRESET: DET=1 (with the IPM and speed fields as
+ * above).  Several ports may hold DET=1 at once, so attach resets them
+ * all under one hold.  0, or -EBUSY when the command engine still runs.
+ */
+int ahci_port_comreset_begin(struct ahci_port *ap)
+{
 	u32 sctl = ahci_pread(ap, AHCI_PREG_SCTL);
 
 	if (ahci_pread(ap, AHCI_PREG_CMD) & AHCI_PREG_CMD_CR)
@@ -108,9 +124,15 @@ int ahci_port_comreset(struct ahci_port *ap)
 	sctl |= AHCI_PREG_SCTL_IPM_NOPARTIAL | AHCI_PREG_SCTL_IPM_NOSLUMBER;
 	sctl |= ap->ap_spd_limit << AHCI_PREG_SCTL_SPD_SHIFT;
 	ahci_pwrite(ap, AHCI_PREG_SCTL, sctl | AHCI_PREG_SCTL_DET_INIT);
-	mdelay(AHCI_COMRESET_HOLD_MS + 1);
-	ahci_pwrite(ap, AHCI_PREG_SCTL, sctl | AHCI_PREG_SCTL_DET_NONE);
 	return 0;
+}
+
+/* The second half: DET=0, once DET=1 was held AHCI_COMRESET_HOLD_MS. */
+void ahci_port_comreset_end(struct ahci_port *ap)
+{
+	u32 sctl = ahci_pread(ap, AHCI_PREG_SCTL);
+
+	ahci_pwrite(ap, AHCI_PREG_SCTL, (sctl & ~AHCI_PREG_SCTL_DET_MASK) | AHCI_PREG_SCTL_DET_NONE);
 }
 
 /*
@@ -337,11 +359,30 @@ int ahci_port_alloc_ccbs(struct ahci_port *ap)
 
 /*
  * First half of port bring-up (10.1.2 steps 3-5, 10.3.1), also after an
- * HBA reset: engines stopped, bases programmed, errors cleared, FIS
- * receive on, device spun up and, unless its link is already up,
+ * HBA reset: ahci_port_prepare, then, unless its link is already up,
  * COMRESET.  Returns 0 or -ETIMEDOUT (reported).
  */
 int ahci_port_init(struct ahci_port *ap)
+{
+	int ret = ahci_port_prepare(ap);
+
+	if (!ret && ahci_port_wants_comreset(ap))
+		ahci_port_comreset(ap);
+	return ret;
+}
+
+/* A link already up (PxSSTS.DET, 3.3.10) is left alone: VMware drops it otherwise. */
+bool ahci_port_wants_comreset(struct ahci_port *ap)
+{
+	return (ahci_pread(ap, AHCI_PREG_SSTS) & AHCI_PREG_SSTS_DET_MASK) != AHCI_PREG_SSTS_DET_PHY;
+}
+
+/*
+ * ahci_port_init without the COMRESET: engines stopped, bases
+ * programmed, errors cleared, FIS receive on, device spun up.  Returns 0
+ * or -ETIMEDOUT (reported).
+ */
+int ahci_port_prepare(struct ahci_port *ap)
 {
 	struct ahci_softc *sc = ap->ap_sc;
 	u32 cmd;
@@ -368,9 +409,5 @@ int ahci_port_init(struct ahci_port *ap)
 	ahci_pwrite(ap, AHCI_PREG_CMD, cmd);
 	if (sc->sc_cap & AHCI_REG_CAP_SSS)
 		mdelay(AHCI_SPINUP_SETTLE_MS);
-
-	/* A link already up (PxSSTS.DET, 3.3.10) is left alone: VMware drops it otherwise. */
-	if ((ahci_pread(ap, AHCI_PREG_SSTS) & AHCI_PREG_SSTS_DET_MASK) != AHCI_PREG_SSTS_DET_PHY)
-		ahci_port_comreset(ap);
 	return 0;
 }

@@ -41,6 +41,10 @@ int ahci_port_init(struct ahci_port *ap);
 int ahci_port_stop(struct ahci_port *ap);
 int ahci_port_start(struct ahci_port *ap);
 int ahci_port_comreset(struct ahci_port *ap);
+int ahci_port_comreset_begin(struct ahci_port *ap);
+void ahci_port_comreset_end(struct ahci_port *ap);
+int ahci_port_prepare(struct ahci_port *ap);
+bool ahci_port_wants_comreset(struct ahci_port *ap);
 int ahci_port_clo(struct ahci_port *ap);
 int ahci_port_wait_link(struct ahci_port *ap, u32 ms);
 int ahci_port_wait_ready(struct ahci_port *ap, u32 ms);
@@ -58,6 +62,11 @@ void ahci_port_free(struct ahci_port *ap);
 
 /* ahci.c: HBA bring-up. */
 int ahci_hba_reset(struct ahci_softc *sc);
+int ahci_port_attach(struct ahci_port *ap);
+int ahci_port_add_disk(struct ahci_port *ap);
+
+/* ahci_late.c: ports whose presence window outlives attach. */
+void ahci_late_start(struct ahci_softc *sc);
 
 /* ahci_io.c: the request path (the rest is in ahcivar.h). */
 void ahci_request_fn(struct request_queue *q);

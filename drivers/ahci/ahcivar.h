@@ -58,7 +58,9 @@ struct pci_dev;
 /* Timing and policy, ms unless said otherwise. */
 #define AHCI_RESET_MS		1000	/* GHC.HR self-clears (10.4.3) */
 #define AHCI_LINK_MS		1000	/* shared deadline for PHY ready, all ports */
-#define AHCI_PRESENCE_MS	50	/* a port with DET=0 this long after COMRESET is empty */
+#define AHCI_PRESENCE_MS	50	/* a port with DET=0 this long after COMRESET is empty;
+					 * waited out in the background (ahci_late.c) */
+#define AHCI_LATE_POLL_MS	5	/* how often the background looks at such ports */
 #define AHCI_BSY_MS		31000	/* device clears BSY after COMRESET at boot: a disk
 					 * spinning up (SUD with CAP.SSS) may take ATA's
 					 * 31 s (ATA8-APT, reset protocol) */
@@ -180,6 +182,16 @@ struct ahci_softc {
 	bool			sc_ncq;		/* [I] CAP.SNCQ and allowed */
 	int			sc_irq;		/* [I] */
 	struct ahci_port	*sc_ports[AHCI_MAX_PORTS];	/* [I] NULL: not in PI */
+
+	/*
+	 * Ports still inside their presence window when attach ended
+	 * (ahci_late.c): [L] attach, then only sc_late_work, which runs
+	 * one at a time (its timer is armed only when it ends).
+	 */
+	u32			sc_late;	/* [L] ports still watched */
+	u64			sc_late_reset_ms; /* [L] ktime_ms() of their COMRESET */
+	struct timer_list	sc_late_timer;	/* queues sc_late_work */
+	struct work		sc_late_work;	/* [L] */
 };
 
 /*

@@ -132,8 +132,97 @@ static void test_disk_ops(void)
 	CHECK_EQ(ahci_disk_ops.bdo_revalidate_disk(&disk), -ENXIO);
 }
 
+/* A fresh fake HBA with NPORTS ports, all empty (DET=0). */
+static void fake_hba(struct ahci_softc *sc)
+{
+	memset(abar, 0, sizeof(abar));
+	memset(sc, 0, sizeof(*sc));
+	sc->sc_regs = (volatile u8 *)abar;
+	strcpy(sc->sc_name, "ahci9");
+	sc->sc_pi = (1u << NPORTS) - 1;
+	sc->sc_ncs = 32;
+}
+
+/*
+ * Bring-up of ports without a link: every port's COMRESET shares one
+ * DET=1 hold (each still holds it AHCI_COMRESET_HOLD_MS or more, 10.4.2),
+ * a port whose link is up is not reset, and attach does not sit out the
+ * silent ports' presence window: they are left watched in sc_late.
+ */
+static void test_attach_shares_comreset(void)
+{
+	struct ahci_softc sc;
+	u64 t0;
+	unsigned i;
+
+	fake_hba(&sc);
+	*preg(1, AHCI_PREG_SSTS) = 0x113;		/* link up, no device behind */
+	*preg(1, AHCI_PREG_TFD) = 0x7f;
+	*preg(1, AHCI_PREG_SCTL) = 0x300;
+	t0 = host_now_ns;
+	ahci_attach(&sc);
+	CHECK(host_now_ns - t0 >= (AHCI_COMRESET_HOLD_MS + 1) * NSEC_PER_MSEC);
+	CHECK(host_now_ns - t0 < 2 * (AHCI_COMRESET_HOLD_MS + 1) * NSEC_PER_MSEC);
+	CHECK(host_now_ns - t0 < AHCI_PRESENCE_MS * NSEC_PER_MSEC);
+	CHECK_EQ(*preg(1, AHCI_PREG_SCTL), 0x300);	/* left alone */
+	for (i = 0; i < NPORTS; i++) {
+		if (i == 1)
+			continue;
+		CHECK_EQ(*preg(i, AHCI_PREG_SCTL) & AHCI_PREG_SCTL_DET_MASK, AHCI_PREG_SCTL_DET_NONE);
+		CHECK_EQ(*preg(i, AHCI_PREG_SCTL) & AHCI_PREG_SCTL_IPM_MASK,
+			 AHCI_PREG_SCTL_IPM_NOPARTIAL | AHCI_PREG_SCTL_IPM_NOSLUMBER);
+	}
+	CHECK_EQ(sc.sc_ports[1]->ap_state, AHCI_PORT_EMPTY);
+	CHECK_EQ(sc.sc_late, 0xdu);
+	ahci_detach(&sc);
+}
+
+/*
+ * The watched ports after boot (ahci_late.c): looked at again while
+ * their windows run; a silent port is given up at AHCI_PRESENCE_MS, not
+ * before; one that shows a device (DET=1) is waited for to AHCI_LINK_MS;
+ * one whose link comes up is probed (here: a link with nothing behind
+ * it, PxTFD 7Fh, so EMPTY).  The looking stops when no port is left.
+ */
+static void test_late_ports_keep_their_window(void)
+{
+	struct ahci_softc sc;
+	u64 t0;
+
+	fake_hba(&sc);
+	ahci_attach(&sc);
+	t0 = sc.sc_late_reset_ms;
+	CHECK_EQ(sc.sc_late, 0xfu);
+	ahci_late_start(&sc);
+	run_deferred_work();
+	CHECK_EQ(sc.sc_late, 0xfu);			/* nothing given up early */
+	CHECK(timer_pending(&sc.sc_late_timer));
+
+	*preg(2, AHCI_PREG_SSTS) = 0x001;		/* a device answered: DET=1 */
+	*preg(3, AHCI_PREG_SSTS) = 0x113;		/* a link, nothing behind it */
+	*preg(3, AHCI_PREG_TFD) = 0x7f;
+	while (ktime_ms() <= t0 + AHCI_PRESENCE_MS) {
+		CHECK_EQ(sc.sc_late & 0x3u, 0x3u);	/* silent ports: still inside */
+		host_advance_ns(NSEC_PER_MSEC);
+		run_deferred_work();
+	}
+	host_advance_ns(AHCI_LATE_POLL_MS * NSEC_PER_MSEC);
+	run_deferred_work();
+	CHECK_EQ(sc.sc_late, 0x4u);			/* port 2 (DET=1) still waited for */
+	CHECK_EQ(sc.sc_ports[3]->ap_state, AHCI_PORT_EMPTY);
+	while (ktime_ms() <= t0 + AHCI_LINK_MS + AHCI_LATE_POLL_MS) {
+		host_advance_ns(NSEC_PER_MSEC);
+		run_deferred_work();
+	}
+	CHECK_EQ(sc.sc_late, 0u);
+	CHECK(!timer_pending(&sc.sc_late_timer));
+	ahci_detach(&sc);
+}
+
 static const struct unit_case cases[] = {
 	{ "ahci/attach/detach_stops_ports", test_detach_stops_ports },
+	{ "ahci/attach/shares_comreset", test_attach_shares_comreset },
+	{ "ahci/attach/late_ports_keep_their_window", test_late_ports_keep_their_window },
 	{ "ahci/disk/ops", test_disk_ops },
 };
 UNIT_MAIN("ahci_attach", cases)
