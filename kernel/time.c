@@ -43,7 +43,8 @@
 #define  PORT_B_SPKR	0x02		/* speaker data: keep off */
 #define  PORT_B_OUT2	0x20		/* channel 2 output */
 
-#define CALIBRATE_MS	10		/* one PIT one-shot */
+#define CALIBRATE_MS	5		/* one PIT one-shot: 5966 counts, so the PIT's
+					 * own 1-count uncertainty is 0.02% */
 #define CALIBRATE_RUNS	5		/* median of this many */
 #define CALIBRATE_TRIES	25		/* one-shots tried for them at most */
 #define CALIBRATE_SLACK	100		/* a run's ends known to 1% of it */
@@ -203,7 +204,8 @@ static u32 calibrate_once(void)
 	}
 	if (((t0 - s) + (t1 - prev)) * CALIBRATE_SLACK > t1 - t0)
 		return 0;
-	return (u32)((t1 - t0) / CALIBRATE_MS);
+	/* kHz over the exact length of count PIT clocks, not a rounded CALIBRATE_MS. */
+	return (u32)((t1 - t0) * PIT_HZ / ((u64)count * 1000));
 }
 
 /*
