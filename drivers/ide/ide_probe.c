@@ -10,7 +10,8 @@
  * to its registers, then classified by its signature and asked IDENTIFY
  * (DEVICE for ATA, PACKET for ATAPI, which is only named and left alone).
  * A floating bus, a missing slave or a device that stays BSY costs at
- * most IDE_PROBE_BSY_MS per channel, never a hang.  Drives use DMA in the
+ * most IDE_PROBE_BSY_MS per channel, never a hang; the channels are reset
+ * together and share one settle time.  Drives use DMA in the
  * mode the firmware selected (else multiword DMA), limited by the cable
  * (ide_mode.c); on a simplex controller only the first channel with a DMA
  * drive gets the bus master.  Each drive is then configured as after
@@ -56,24 +57,48 @@ PARAM_UINT("ide.timeout_ms", ide_timeout_ms, "IDE: ms a command may take before 
  */
 static LIST_HEAD(ide_controllers);
 
-/* Soft reset with interrupts masked, then wait for device 0 (bounded). */
-static int ide_probe_reset(struct ide_channel *ch)
+/*
+ * Soft reset with interrupts masked (ATA8-APT, software reset protocol):
+ * SRST held IDE_SRST_HOLD_US.  The IDE_SRST_SETTLE_MS before the first
+ * look at Status is the caller's, so that every channel of the
+ * controller can settle under one wait.
+ */
+static void ide_probe_reset_begin(struct ide_channel *ch)
 {
-	int st;
-
 	/* Device 0 selected for the reset: not every device clears DEV itself. */
 	ch->ch_selected = 0xff;
 	ide_select(ch, 0);
 	ide_devctl(ch, ATA_CTL_SRST | ATA_CTL_NIEN);
 	udelay(IDE_SRST_HOLD_US);
 	ide_devctl(ch, ATA_CTL_NIEN);
-	mdelay(IDE_SRST_SETTLE_MS);
+}
+
+/* After the settle time: wait for device 0 (bounded).  0 or -errno. */
+static int ide_probe_reset_wait(struct ide_channel *ch)
+{
+	int st;
+
 	st = ide_altstatus(ch);
 	if (st == 0xff)
 		return -ENODEV;		/* floating: no device 0 to wait for */
 	st = ide_wait_not_busy(ch, IDE_PROBE_BSY_MS);
 	ch->ch_selected = 0xff;
 	return st < 0 ? st : 0;
+}
+
+/* Does any position of the channel answer (not the bus float, FFh)? */
+static bool ide_probe_answers(struct ide_channel *ch)
+{
+	bool answers = false;
+	unsigned u;
+
+	for (u = 0; u < IDE_UNITS; u++) {
+		ch->ch_selected = 0xff;
+		ide_select(ch, u);
+		if (ide_altstatus(ch) != 0xff)
+			answers = true;
+	}
+	return answers;
 }
 
 /*
@@ -188,7 +213,7 @@ static int ide_probe_unit(struct ide_channel *ch, unsigned unit, enum ata_dev_cl
  * Select unit after the reset and return its Status once BSY is clear
  * (bounded), or -ETIMEDOUT.  While a device is busy every command block
  * register reads as its Status, so its signature is not there yet;
- * ide_probe_reset waited for device 0 only, and device 1 may still be in
+ * ide_probe_reset_wait waited for device 0 only, and device 1 may still be in
  * its own reset.  A floating position (FFh) is not waited for.
  */
 static int ide_probe_settle(struct ide_channel *ch, unsigned unit)
@@ -202,24 +227,18 @@ static int ide_probe_settle(struct ide_channel *ch, unsigned unit)
 	return ide_wait_not_busy(ch, IDE_PROBE_BSY_MS);
 }
 
-/* Find what is on the channel.  Returns the number of ATA drives. */
+/*
+ * Find what is on a channel that answered and was reset (ide_attach,
+ * settle time passed).  Returns the number of ATA drives.
+ */
 static unsigned ide_probe_channel(struct ide_channel *ch, u16 *buf)
 {
 	enum ata_dev_class kind[IDE_UNITS];
 	u8 count, low, mid, high;
 	unsigned u, n = 0;
-	bool floating = true;
 	int err, st;
 
-	for (u = 0; u < IDE_UNITS; u++) {
-		ch->ch_selected = 0xff;
-		ide_select(ch, u);
-		if (ide_altstatus(ch) != 0xff)
-			floating = false;
-	}
-	if (floating)
-		return 0;
-	err = ide_probe_reset(ch);
+	err = ide_probe_reset_wait(ch);
 	if (err == -ETIMEDOUT) {
 		pr_warn("%s: still busy %u ms after a reset: channel ignored\n", ch->ch_name,
 			IDE_PROBE_BSY_MS);
@@ -351,7 +370,7 @@ static void ide_free_buffers(struct ide_channel *ch)
  * Returns the number of disks added, or -errno with the channel's
  * resources released.
  */
-static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
+static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf, bool reset)
 {
 	struct ide_softc *sc = ch->ch_sc;
 	unsigned chan_no = sc->sc_index * IDE_CHANNELS + ch->ch_index, u, found;
@@ -373,7 +392,7 @@ static int ide_attach_channel(struct ide_channel *ch, u16 *idbuf)
 		if (err)
 			return err;
 	}
-	found = ide_probe_channel(ch, idbuf);
+	found = reset ? ide_probe_channel(ch, idbuf) : 0;
 	if (!found)
 		return 0;
 
@@ -414,6 +433,7 @@ free_buffers:
 
 int ide_attach(struct ide_softc *sc)
 {
+	bool reset[IDE_CHANNELS] = { false }, any = false;
 	unsigned i;
 	int n, total = 0, err = -ENODEV;
 	u16 *idbuf;
@@ -433,12 +453,28 @@ int ide_attach(struct ide_softc *sc)
 		    (ide_bm_read(ch, IDE_BM_STATUS) & IDE_BM_STATUS_SIMPLEX))
 			sc->sc_simplex = true;
 	}
+	/*
+	 * Every channel that answers is soft-reset first and all settle
+	 * under one IDE_SRST_SETTLE_MS (each gets its full 2 ms, ATA8-APT),
+	 * so a second channel costs no settle of its own and its devices
+	 * come out of reset while the first channel is probed.
+	 */
+	for (i = 0; i < IDE_CHANNELS; i++) {
+		struct ide_channel *ch = &sc->sc_chan[i];
+
+		if (ch->ch_cmd && ide_probe_answers(ch)) {
+			ide_probe_reset_begin(ch);
+			reset[i] = any = true;
+		}
+	}
+	if (any)
+		mdelay(IDE_SRST_SETTLE_MS);
 	for (i = 0; i < IDE_CHANNELS; i++) {
 		struct ide_channel *ch = &sc->sc_chan[i];
 
 		if (!ch->ch_cmd)
 			continue;
-		n = ide_attach_channel(ch, idbuf);
+		n = ide_attach_channel(ch, idbuf, reset[i]);
 		if (n < 0) {
 			pr_err("%s: channel %u: %s\n", sc->sc_name, i, errstr(n));
 			err = n;

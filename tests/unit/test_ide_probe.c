@@ -383,7 +383,82 @@ static void test_wcache_without_flush(void)
 	teardown();
 }
 
+/*
+ * The secondary channel as QEMU shows an empty one: every register reads
+ * 0 (not the bus float, so it is reset and probed, and nothing is
+ * found).  It notes when SRST was released and when Status was first
+ * read after that.
+ */
+static u64 empty_srst_off_ns, empty_first_status_ns;
+static u8 empty_devctl;
+
+static u8 empty_in8(struct ide_channel *ch, u16 port)
+{
+	if (port == ch->ch_ctl + IDE_REG_ALTSTATUS && empty_srst_off_ns && !empty_first_status_ns)
+		empty_first_status_ns = host_now_ns;
+	return 0;
+}
+
+static void empty_out8(struct ide_channel *ch, u16 port, u8 v)
+{
+	if (port == ch->ch_ctl + IDE_REG_DEVCTL) {
+		if ((empty_devctl & ATA_CTL_SRST) && !(v & ATA_CTL_SRST))
+			empty_srst_off_ns = host_now_ns;
+		empty_devctl = v;
+	}
+}
+
+static void empty_out32(struct ide_channel *ch, u16 port, u32 v) { }
+static void empty_in16s(struct ide_channel *ch, u16 port, void *buf, u32 words) { }
+static void empty_out16s(struct ide_channel *ch, u16 port, const void *buf, u32 words) { }
+
+static const struct ide_io_ops empty_io = {
+	.io_in8 = empty_in8,
+	.io_out8 = empty_out8,
+	.io_out32 = empty_out32,
+	.io_in16s = empty_in16s,
+	.io_out16s = empty_out16s,
+};
+
+/*
+ * Both channels are reset before either is probed and settle under one
+ * IDE_SRST_SETTLE_MS: the second channel adds no settle time of its own,
+ * yet its Status is not read before its own 2 ms have passed (ATA8-APT).
+ */
+static void test_channels_settle_together(void)
+{
+	u64 one, two;
+	int err;
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	one = host_now_ns;
+	attach(&err);
+	one = host_now_ns - one;
+	CHECK_EQ(host_nr_disks, 1);
+	teardown();
+
+	setup();
+	ide_sim_add_disk(&sim, 0, 1 << 20);
+	sc.sc_chan[1].ch_io = &empty_io;
+	sc.sc_chan[1].ch_cmd = 0x170;
+	sc.sc_chan[1].ch_ctl = 0x374;
+	sc.sc_chan[1].ch_irq = IDE_PRI_IRQ + 1;
+	empty_srst_off_ns = empty_first_status_ns = 0;
+	empty_devctl = 0;
+	two = host_now_ns;
+	attach(&err);
+	two = host_now_ns - two;
+	CHECK_EQ(err, 0);
+	CHECK_EQ(host_nr_disks, 1);
+	CHECK(empty_srst_off_ns != 0);
+	CHECK(empty_first_status_ns - empty_srst_off_ns >= IDE_SRST_SETTLE_MS * NSEC_PER_MSEC);
+	CHECK(two < one + IDE_SRST_SETTLE_MS * NSEC_PER_MSEC);
+	teardown();
+}
+
 static const struct unit_case cases[] = {
+	{ "ide/probe/channels_settle_together", test_channels_settle_together },
 	{ "ide/probe/master_and_slave", test_master_and_slave },
 	{ "ide/probe/disk_ops", test_disk_ops },
 	{ "ide/probe/slow_slave", test_slow_slave },
