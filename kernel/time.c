@@ -43,9 +43,11 @@
 #define  PORT_B_SPKR	0x02		/* speaker data: keep off */
 #define  PORT_B_OUT2	0x20		/* channel 2 output */
 
-#define CALIBRATE_MS	5		/* one PIT one-shot: 5966 counts, so the PIT's
+#define CALIBRATE_MS	5		/* one PIT one-shot: 5965 counts, so the PIT's
 					 * own 1-count uncertainty is 0.02% */
-#define CALIBRATE_RUNS	5		/* median of this many */
+#define CALIBRATE_RUNS	5		/* median of this many ... */
+#define CALIBRATE_QUICK	3		/* ... or of the first this many, when they */
+#define CALIBRATE_AGREE	1000		/* lie within 1/this (0.1%) of each other */
 #define CALIBRATE_TRIES	25		/* one-shots tried for them at most */
 #define CALIBRATE_SLACK	100		/* a run's ends known to 1% of it */
 #define TSC_SHIFT	24		/* fixed point of the ns multiplier */
@@ -210,7 +212,11 @@ static u32 calibrate_once(void)
 
 /*
  * The median of CALIBRATE_RUNS trusted one-shots, trying at most
- * CALIBRATE_TRIES times; 0 if none could be trusted.
+ * CALIBRATE_TRIES times; 0 if none could be trusted.  When the first
+ * CALIBRATE_QUICK trusted runs already agree within 1/CALIBRATE_AGREE
+ * (a quiet host: the usual case) their median is taken and the boot is
+ * spared the other runs; a disturbed run makes them disagree, and then
+ * all CALIBRATE_RUNS are taken as before.
  */
 u32 tsc_calibrate_khz(void)
 {
@@ -224,6 +230,8 @@ u32 tsc_calibrate_khz(void)
 		for (j = n++; j > 0 && v[j - 1] > t; j--)	/* insertion sort */
 			v[j] = v[j - 1];
 		v[j] = t;
+		if (n == CALIBRATE_QUICK && (u64)(v[n - 1] - v[0]) * CALIBRATE_AGREE <= v[0])
+			break;
 	}
 	return n ? v[n / 2] : 0;
 }

@@ -38,7 +38,8 @@ void mdelay(u32 ms);
 
 /* TSC kHz as calibrated at boot, 0 if unknown. */
 u32 tsc_khz(void);
-/* Measure the TSC against PIT channel 2 now (median of five 5 ms runs);
+/* Measure the TSC against PIT channel 2 now (median of three 5 ms runs that
+ * agree within 0.1%, else of five);
  * 0 on failure.
  * Interrupts may be on: the PIT's counter, not its interrupt, is the clock. */
 u32 tsc_calibrate_khz(void);
