@@ -111,8 +111,9 @@ static void ahci_port_atapi_model(struct ahci_port *ap, char *model)
 
 /*
  * Second half, for a port with a link: BSY clear, signature, and for an
- * ATA disk: start, IDENTIFY, queue.  Returns 0 (port READY or SKIPPED)
- * or a negative errno (FAILED, reported here).
+ * ATA disk: start, IDENTIFY, queue depth.  Returns 1 for an ATA disk to
+ * attach (the caller makes the port READY once its queue exists), 0
+ * (port EMPTY or SKIPPED) or a negative errno (FAILED, reported here).
  */
 static int ahci_port_probe(struct ahci_port *ap)
 {
@@ -181,8 +182,7 @@ static int ahci_port_probe(struct ahci_port *ap)
 	if (ap->ap_ncq)
 		ap->ap_depth = min(ap->ap_depth, (u32)ap->ap_id.ai_ncq_depth);
 	ap->ap_depth = min(ap->ap_depth, (u32)AHCI_MAX_SLOTS);
-	ap->ap_state = AHCI_PORT_READY;
-	return 0;
+	return 1;
 }
 
 /*
@@ -358,11 +358,11 @@ int ahci_port_attach(struct ahci_port *ap)
 	int index, ret;
 
 	ret = ahci_port_probe(ap);
-	if (ret) {
+	if (ret < 0) {
 		ap->ap_state = AHCI_PORT_FAILED;
 		return ret;
 	}
-	if (ap->ap_state != AHCI_PORT_READY)
+	if (ret == 0)
 		return -ENODEV;
 	index = disk_sd_get(ap->ap_dname, sizeof(ap->ap_dname));
 	if (index < 0) {
@@ -378,6 +378,8 @@ int ahci_port_attach(struct ahci_port *ap)
 		ap->ap_state = AHCI_PORT_FAILED;
 		return -ENOMEM;
 	}
+	/* Last: recovery and the I/O path act on READY ports, which have a queue. */
+	ap->ap_state = AHCI_PORT_READY;
 	return 0;
 }
 
