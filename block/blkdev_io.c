@@ -12,6 +12,7 @@
 #include "block/blkdev_io.h"
 #include "block/bdev.h"
 #include "block/bio.h"
+#include "block/blkdev.h"
 #include "block/genhd.h"
 #include "kernel/errno.h"
 #include "kernel/mm/page.h"
@@ -31,13 +32,19 @@ static u32 lblock(struct block_device *bdev)
 
 /*
  * Whole logical blocks (len and off their multiples) straight between
- * lowmem memory and the device, as large bios one after the other.
+ * lowmem memory and the device, as large bios one after the other, each
+ * built with as few bio_add_page() calls as the memory allows (one for a
+ * buffer inside one memory range, rather than one per page).
  * 0, or a negative errno.
  */
 static int blkdev_rw_linear(struct block_device *bdev, void *buf, size_t len, u64 off,
 			    bool write)
 {
+	struct request_queue *q = bdev_get_queue(bdev);
+	size_t most = q ? (size_t)q->q_limits.lim_max_hw_sectors << SECTOR_SHIFT : 0;
 	u8 *p = buf;
+
+	most = max(most & ~(size_t)(PAGE_SIZE - 1), (size_t)PAGE_SIZE);	/* whole pages */
 
 	while (len) {
 		struct bio *bio = bio_alloc(GFP_NOIO, BIO_MAX_VECS);
@@ -48,11 +55,21 @@ static int blkdev_rw_linear(struct block_device *bdev, void *buf, size_t len, u6
 		bio->bi_iter.bi_sector = off >> SECTOR_SHIFT;
 		bio->bi_rw = write ? REQ_WRITE : 0;
 		while (done < len) {
-			u8 *q = p + done;
-			u32 in_page = (u32)((uintptr_t)q & ~PAGE_MASK);
-			u32 n = (u32)min(len - done, (size_t)(PAGE_SIZE - in_page));
+			u8 *m = p + done;
+			u32 in_page = (u32)((uintptr_t)m & ~PAGE_MASK);
+			size_t n = min(len - done, most > bio->bi_iter.bi_size ?
+					most - bio->bi_iter.bi_size : (size_t)PAGE_SIZE);
+			struct page *pg = virt_to_page(m);
 
-			if (bio_add_page(bio, virt_to_page(q), n, in_page))
+			/*
+			 * Lowmem is mapped linearly: all the bytes up to what the
+			 * device takes at once go as one entry when they lie in one
+			 * memory range, else page by page.
+			 */
+			if (n > PAGE_SIZE - in_page &&
+			    !pages_contiguous(pg, virt_to_page(m + n - 1), (in_page + n - 1) / PAGE_SIZE + 1))
+				n = PAGE_SIZE - in_page;
+			if (bio_add_page(bio, pg, (u32)n, in_page))
 				break;	/* the bio is full: send what it has */
 			done += n;
 		}

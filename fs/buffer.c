@@ -49,6 +49,23 @@ static struct list_head *hash_of(struct block_device *bdev, u64 block)
 	return &bcache.hash[(h >> 32) & (BUFFER_HASH_SIZE - 1)];
 }
 
+/* The counter of the region holding byte @pos of @bdev. */
+static u32 *region_of(struct block_device *bdev, u64 pos)
+{
+	u64 h = ((u64)(uintptr_t)bdev >> 4) ^ ((pos >> BUFFER_REGION_SHIFT) * 0x9E3779B97F4A7C15ULL);
+
+	return &bcache.region[(h >> 32) & (BUFFER_REGIONS - 1)];
+}
+
+u32 buffer_uncached_span(struct block_device *bdev, u64 block, u32 n, u32 size)
+{
+	u64 start = block * size, end = start + (u64)n * size, pos = start;
+
+	while (pos < end && !READ_ONCE(*region_of(bdev, pos)))
+		pos = min(end, (pos | ((1ULL << BUFFER_REGION_SHIFT) - 1)) + 1);
+	return (u32)((pos - start) / size);
+}
+
 int buffer_cache_init(void)
 {
 	static const char *const names[BUFFER_NR_SIZES] = {
@@ -101,6 +118,7 @@ static void __drop(struct buffer_head *bh)
 {
 	list_del(&bh->b_hash);
 	list_del(&bh->b_lru);
+	(*region_of(bh->b_bdev, bh->b_blocknr * bh->b_size))--;
 	bcache.bytes -= bh->b_size;
 	bcache.nr_buffers--;
 }
@@ -180,6 +198,7 @@ struct buffer_head *buffer_find_or_create(struct block_device *bdev, u64 block,
 		return bh;
 	}
 	list_add(&nbh->b_hash, hash_of(bdev, block));
+	(*region_of(bdev, block * size))++;
 	bcache.bytes += size;
 	bcache.nr_buffers++;
 	spin_unlock_irqrestore(&bcache.lock, flags);

@@ -25,6 +25,8 @@
 #define BUFFER_HASH_SIZE	(1u << BUFFER_HASH_BITS)
 #define BUFFER_NR_SIZES		4		/* 512, 1024, 2048, 4096 */
 #define BUFFER_RA_SLOTS		8		/* devices whose read pattern is tracked */
+#define BUFFER_REGION_SHIFT	18		/* a region: 256 KiB of a device */
+#define BUFFER_REGIONS		4096		/* region counters (hashed) */
 
 struct kmem_cache;
 struct completion;
@@ -50,6 +52,14 @@ struct buffer_cache {
 	u64			ra_clock;		/* [s] */
 	u64			hits, misses, readahead, writes;	/* [s] stats */
 	u64			direct;		/* [s] blocks moved by direct_rw_blocks */
+	/*
+	 * [c] for writers; read unlocked by the serialised caller, as only
+	 * it adds and removes buffers.  Buffers hashed per (device, region),
+	 * the region hashed into this array: a zero says no block of any
+	 * region that hashes there is cached, so direct I/O can skip the
+	 * per-block lookups (a collision only costs those lookups).
+	 */
+	u32			region[BUFFER_REGIONS];
 };
 
 extern struct buffer_cache bcache;
@@ -69,6 +79,11 @@ struct buffer_head *buffer_find_or_create(struct block_device *bdev, u64 block,
 					  u32 size, bool *created);
 /* The cached buffer of @block, referenced, or NULL. */
 struct buffer_head *buffer_lookup_get(struct block_device *bdev, u64 block, u32 size);
+/*
+ * How many of the @n blocks from @block (in @size units) the cache surely
+ * does not hold: 0 if the region of the first may hold one.
+ */
+u32 buffer_uncached_span(struct block_device *bdev, u64 block, u32 n, u32 size);
 /* Forget @bdev's idle buffers whose size is not @size. */
 void buffer_drop_other_sizes(struct block_device *bdev, u32 size);
 

@@ -3,11 +3,15 @@
  * between the caller's memory and the device without a buffer per block,
  * coherent with the buffer cache.
  *
- * A request is walked block by block against the cache: each stretch of
- * blocks the cache does not hold goes to the block layer's synchronous
- * helper (blkdev_pread/blkdev_pwrite, block-aligned, lowmem), and each
- * block it does hold goes through its buffer instead, so a cached copy is
- * never bypassed.  Memory the device cannot be given as it is goes
+ * A request is walked against the cache: each stretch of blocks the
+ * cache does not hold goes to the block layer's synchronous helper
+ * (blkdev_pread/blkdev_pwrite, block-aligned, lowmem), and each block it
+ * does hold goes through its buffer instead, so a cached copy is never
+ * bypassed.  The walk goes a region at a time where the cache's region
+ * counters say it holds nothing there (buffer_uncached_span) and looks
+ * up single blocks only in the regions that hold some: file data sits in
+ * regions of its own, so a large request costs a few counter reads, not
+ * a locked hash lookup per block.  Memory the device cannot be given as it is goes
  * through a bounce of lowmem pages.
  *
  * Lock legend: see fs/buffer_priv.h; this file takes bcache.lock only
@@ -72,13 +76,22 @@ static int uncached_rw(struct block_device *bdev, u64 block, u32 n, u32 size,
 static int direct_rw(struct block_device *bdev, u64 block, u32 n, u32 size,
 		     u8 *buf, bool write)
 {
-	struct buffer_head *bh = NULL;
-	u32 i = 0, j;
+	struct buffer_head *bh;
+	u32 i = 0, j, k;
 	int err = 0;
 
 	while (i < n && !err) {
-		for (j = i; j < n && !(bh = buffer_lookup_get(bdev, block + j, size)); j++)
-			;
+		bh = NULL;
+		for (j = i; j < n; j++) {	/* [i, j) is not cached; bh the block at j */
+			k = buffer_uncached_span(bdev, block + j, n - j, size);
+			if (k) {
+				j += k - 1;
+				continue;
+			}
+			bh = buffer_lookup_get(bdev, block + j, size);
+			if (bh)
+				break;
+		}
 		if (j > i)
 			err = uncached_rw(bdev, block + i, j - i, size, buf + (size_t)i * size, write);
 		if (bh) {

@@ -5,8 +5,8 @@
  * writes, and freeing from a point on for truncate.  Mapping works in
  * runs: one walk of the tree returns as many blocks as are contiguous on
  * disk (or a hole's length), and allocation hands out contiguous runs
- * after the file's last block, so bulk file I/O needs few walks and large
- * bios.
+ * after the file's last block, with the indirect blocks kept apart near
+ * the group's end, so bulk file I/O needs few walks and large bios.
  *
  * A pointer of 0 is a hole: reads see zeroes and nothing is allocated.
  * Every pointer read from disk is checked to lie inside the filesystem
@@ -60,20 +60,46 @@ static int ext2_block_path(const struct ext2_fs *fs, u64 lblk, u32 off[EXT2_MAX_
 	return -EFBIG;
 }
 
+/* The group the next data block of @ei goes to: its last block's, or its inode's. */
+static u32 ext2_data_group(struct ext2_inode_info *ei)
+{
+	struct ext2_fs *fs = ei->ei_fs;
+
+	if (ei->ei_last_block && ext2_valid_block(ei->ei_fs, ei->ei_last_block + 1))
+		return ext2_block_group(fs, ei->ei_last_block + 1);
+	return ext2_ino_group(fs, ei->ei_ino);
+}
+
 /*
- * Allocate up to @max contiguous blocks for @ei after its last one,
- * zeroed through the buffer cache if @zero.  Returns how many (the first
- * in *first) or -errno.
+ * Allocate up to @max contiguous blocks for @ei, zeroed through the buffer
+ * cache if @zero.  Data (@meta false) goes right after the file's last
+ * block.  An indirect block (@meta) goes near the end of the group the
+ * data is filling, as Linux's ext2 does not: there the indirect blocks of
+ * a growing file lie next to each other and out of the way of its data,
+ * so the data stays one run on disk across pointer blocks (large bios),
+ * sync writes the indirect blocks as one run, and a cold sequential read
+ * finds them in order, which the cache reads ahead.  The data of a group
+ * needs about blocks_per_group / addresses_per_block of them: twice that
+ * is kept clear.  Returns how many (the first in *first) or -errno.
  */
-static int ext2_alloc_run(struct ext2_inode_info *ei, u32 max, bool zero, u32 *first)
+static int ext2_alloc_run(struct ext2_inode_info *ei, u32 max, bool zero, bool meta,
+			  u32 *first)
 {
 	struct ext2_fs *fs = ei->ei_fs;
 	struct buffer_head *bh;
-	u32 goal = ei->ei_last_block ? ei->ei_last_block + 1 :
-		   fs->fs_first_data_block +
-		   ext2_ino_group(fs, ei->ei_ino) * fs->fs_blocks_per_group;
+	u32 goal, g;
 	int n, i;
 
+	if (meta) {
+		g = ext2_data_group(ei);
+		goal = fs->fs_first_data_block + g * fs->fs_blocks_per_group +
+		       ext2_group_nblocks(fs, g) -
+		       min(ext2_group_nblocks(fs, g), 2 * fs->fs_blocks_per_group / fs->fs_apb);
+	} else if (ei->ei_last_block) {
+		goal = ei->ei_last_block + 1;
+	} else {
+		goal = fs->fs_first_data_block + ext2_ino_group(fs, ei->ei_ino) * fs->fs_blocks_per_group;
+	}
 	n = ext2_new_blocks(fs, goal, max, first);
 	if (n < 0)
 		return n;
@@ -86,7 +112,8 @@ static int ext2_alloc_run(struct ext2_inode_info *ei, u32 max, bool zero, u32 *f
 		}
 		brelse(bh);
 	}
-	ei->ei_last_block = *first + (u32)n - 1;
+	if (!meta)
+		ei->ei_last_block = *first + (u32)n - 1;
 	ext2_add_blocks(ei, n);
 	return n;
 }
@@ -141,7 +168,7 @@ int ext2_map_blocks(struct ext2_inode_info *ei, struct ext2_map *map, unsigned f
 			goto done;
 		}
 		if (!blk) {
-			got = ext2_alloc_run(ei, 1, true, &blk);
+			got = ext2_alloc_run(ei, 1, true, true, &blk);
 			if (got < 0) {
 				err = got;
 				goto out;
@@ -180,7 +207,7 @@ int ext2_map_blocks(struct ext2_inode_info *ei, struct ext2_map *map, unsigned f
 			;
 	}
 	if (!blk && create) {
-		got = ext2_alloc_run(ei, n, flags & EXT2_MAP_ZERO, &blk);
+		got = ext2_alloc_run(ei, n, flags & EXT2_MAP_ZERO, false, &blk);
 		if (got < 0) {
 			err = got;
 			goto out;

@@ -5,7 +5,8 @@
  * Data moves in runs, in the way of Linux 2.6's mpage_readpages and
  * mpage_writepages: the whole blocks of a request are mapped a run at a
  * time (ext2_map_blocks: one tree walk for a stretch of blocks contiguous
- * on disk, allocating contiguously for writes) and each run goes as large
+ * on disk, allocating contiguously for writes), runs that follow each
+ * other on disk across pointer blocks are joined, and each goes as large
  * bios straight between the caller's buffer and the disk
  * (direct_rw_blocks, which stays coherent with the buffer cache: a block
  * the cache holds, dirty or not, is read from and written into its
@@ -74,23 +75,46 @@ static void ext2_write_failed(struct ext2_inode_info *ei, const struct ext2_map 
 }
 
 /*
- * The whole blocks at @pos (block-aligned), @len bytes of them: one run
- * of ext2_map_blocks(), moved by direct_rw_blocks() or, for a hole being
- * read, zero-filled.  Returns the bytes done (whole blocks, at least one)
- * or -errno.
+ * The whole blocks at @pos (block-aligned), @len bytes of them: the runs
+ * of ext2_map_blocks() that follow each other on disk (and are all new or
+ * all old), moved by one direct_rw_blocks() or, for a hole being read,
+ * zero-filled.  A mapping that does not continue the run is left in
+ * *@ahead for the next call, so that blocks it allocated are written (or
+ * undone) as new ones, never taken for old.  Returns the bytes done
+ * (whole blocks, at least one) or -errno.
  */
-static long ext2_rw_run(struct ext2_inode_info *ei, u64 pos, u8 *buf, size_t len, bool write)
+static long ext2_rw_run(struct ext2_inode_info *ei, u64 pos, u8 *buf, size_t len, bool write,
+			struct ext2_map *ahead)
 {
 	struct ext2_fs *fs = ei->ei_fs;
-	struct ext2_map map = { .m_lblk = pos >> fs->fs_bshift, .m_len = (u32)(len >> fs->fs_bshift) };
+	u32 want = (u32)(len >> fs->fs_bshift);
+	unsigned flags = write ? EXT2_MAP_CREATE : 0;
+	struct ext2_map map = { .m_lblk = pos >> fs->fs_bshift, .m_len = want }, next;
 	int err;
 
-	err = ext2_map_blocks(ei, &map, write ? EXT2_MAP_CREATE : 0);
-	if (err)
-		return err;
+	if (ahead->m_len && ahead->m_lblk == map.m_lblk) {
+		map = *ahead;
+		map.m_len = min(map.m_len, want);	/* a mapping is good for any prefix */
+	} else {
+		err = ext2_map_blocks(ei, &map, flags);
+		if (err)
+			return err;
+	}
+	ahead->m_len = 0;
 	if (!map.m_pblk) {
 		memset(buf, 0, (size_t)map.m_len << fs->fs_bshift);
 		return (long)map.m_len << fs->fs_bshift;
+	}
+	while (map.m_len < want) {
+		next.m_lblk = map.m_lblk + map.m_len;
+		next.m_len = want - map.m_len;
+		if (ext2_map_blocks(ei, &next, flags))
+			break;			/* the next call meets the error again */
+		if (next.m_pblk != map.m_pblk + map.m_len || next.m_new != map.m_new) {
+			*ahead = next;
+			break;
+		}
+		map.m_len += next.m_len;
 	}
 	err = direct_rw_blocks(fs->fs_bdev, map.m_pblk, map.m_len, fs->fs_bsize, buf, write);
 	if (err && map.m_new)
@@ -139,6 +163,7 @@ static int ext2_rw_partial(struct ext2_inode_info *ei, u64 pos, u32 off, u8 *buf
 static long ext2_rw(struct ext2_inode_info *ei, u64 pos, u8 *buf, size_t len, bool write)
 {
 	struct ext2_fs *fs = ei->ei_fs;
+	struct ext2_map ahead = { .m_len = 0 };
 	size_t done = 0;
 	long n;
 	u32 off;
@@ -148,15 +173,18 @@ static long ext2_rw(struct ext2_inode_info *ei, u64 pos, u8 *buf, size_t len, bo
 		off = (u32)(pos & (fs->fs_bsize - 1));
 		if (off == 0 && len - done >= fs->fs_bsize) {
 			n = ext2_rw_run(ei, pos, buf + done, (len - done) & ~(size_t)(fs->fs_bsize - 1),
-					write);
+					write, &ahead);
 		} else {
 			n = (long)min((size_t)(fs->fs_bsize - off), len - done);
 			err = ext2_rw_partial(ei, pos, off, buf + done, (u32)n, write);
 			if (err)
 				n = err;
 		}
-		if (n < 0)
+		if (n < 0) {
+			if (ahead.m_len && ahead.m_new)
+				ext2_write_failed(ei, &ahead);	/* allocated, never written */
 			return done ? (long)done : n;
+		}
 		done += (size_t)n;
 		pos += (u64)n;
 		if (write && pos > ext2_isize(ei))

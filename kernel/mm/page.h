@@ -54,6 +54,11 @@ struct page *pfn_to_page(u64 pfn);
 phys_addr_t page_to_phys(const struct page *page);
 /* Is page the frame right after prev in physical memory? */
 bool page_follows(const struct page *prev, const struct page *page);
+/*
+ * Are the @n pages @first .. @last adjacent frames with adjacent struct
+ * pages (one memory range), as page_follows() for each pair would say?
+ */
+bool pages_contiguous(const struct page *first, const struct page *last, unsigned long n);
 bool PageHighMem(const struct page *page);
 enum zone_type page_zonenum(const struct page *page);
 

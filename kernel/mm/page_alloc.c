@@ -334,6 +334,13 @@ bool page_follows(const struct page *prev, const struct page *page)
 	       ((page->flags ^ prev->flags) >> PG_RANGE_SHIFT & PG_RANGE_MASK) == 0;
 }
 
+/* One range holds both ends, so everything between: its frames are contiguous. */
+bool pages_contiguous(const struct page *first, const struct page *last, unsigned long n)
+{
+	return n && ((first->flags ^ last->flags) >> PG_RANGE_SHIFT & PG_RANGE_MASK) == 0 &&
+	       last == first + (n - 1);
+}
+
 phys_addr_t page_to_phys(const struct page *page)
 {
 	return page_to_pfn(page) << PAGE_SHIFT;

@@ -14,6 +14,7 @@
 #include "tests/unit/fakes/sched_fake.h"
 #include "fs/buffer.h"
 #include "fs/direct_io.h"
+#include "fs/buffer_priv.h"
 #include "block/bdev.h"
 #include "block/bio.h"
 #include "block/blkdev.h"
@@ -21,7 +22,7 @@
 #include "kernel/errno.h"
 #include "kernel/mm/page.h"
 
-#define DISK_BYTES	(256 * 1024)
+#define DISK_BYTES	(1024 * 1024)	/* four of the cache's regions */
 #define BS		1024
 #define MAX_HELD	64
 
@@ -351,6 +352,48 @@ static void test_direct_write_updates_buffer(void)
 	CHECK_EQ(direct_rw_blocks(&dev, DISK_BYTES / BS - 1, 2, BS, buf, true), -ENXIO);
 }
 
+/*
+ * A direct read across regions: one device call where nothing is cached,
+ * a cached block in the middle of the run still seen (and only it looked
+ * up one by one), one call again once the cache has forgotten it.
+ */
+static void test_direct_skips_uncached_regions(void)
+{
+	static u8 buf[DISK_BYTES] __aligned(BS);	/* else it goes through a bounce */
+	struct buffer_head *bh;
+
+	setup();
+	CHECK_EQ(direct_rw_blocks(&dev, 0, DISK_BYTES / BS, BS, buf, false), 0);
+	CHECK_EQ(disk.direct, 1);
+	CHECK_EQ(buf[700 * BS], (u8)700);
+	CHECK_EQ(buffer_uncached_span(&dev, 0, DISK_BYTES / BS, BS), DISK_BYTES / BS);
+	bh = getblk(&dev, 700, BS);
+	CHECK(!IS_ERR(bh));
+	if (IS_ERR(bh))
+		return;
+	memset(bh->b_data, 0x5a, BS);
+	set_buffer_uptodate(bh);
+	mark_buffer_dirty(bh);
+	brelse(bh);
+	/* block 700 is in the third 256 KiB region: the first two are clear */
+	CHECK_EQ(buffer_uncached_span(&dev, 0, DISK_BYTES / BS, BS), 512);
+	CHECK_EQ(buffer_uncached_span(&dev, 600, 10, BS), 0);
+	CHECK_EQ(buffer_uncached_span(&dev, 768, 256, BS), 256);
+	disk.direct = 0;
+	CHECK_EQ(direct_rw_blocks(&dev, 0, DISK_BYTES / BS, BS, buf, false), 0);
+	CHECK_EQ(disk.direct, 2);	/* 0..699, then 701..1023 */
+	CHECK_EQ(buf[699 * BS], (u8)699);
+	CHECK_EQ(buf[700 * BS], 0x5a);
+	CHECK_EQ(buf[701 * BS], (u8)701);
+	CHECK_EQ(sync_blockdev(&dev), 0);
+	CHECK_EQ(invalidate_bdev(&dev), 0);
+	CHECK_EQ(buffer_uncached_span(&dev, 0, DISK_BYTES / BS, BS), DISK_BYTES / BS);
+	disk.direct = 0;
+	CHECK_EQ(direct_rw_blocks(&dev, 0, DISK_BYTES / BS, BS, buf, false), 0);
+	CHECK_EQ(disk.direct, 1);
+	CHECK_EQ(buf[700 * BS], 0x5a);	/* written back */
+}
+
 static void test_invalidate_reports_lost_and_busy(void)
 {
 	struct buffer_head *bh, *held;
@@ -382,6 +425,7 @@ static const struct unit_case cases[] = {
 	{ "writeback_merges_runs", test_writeback_merges_runs },
 	{ "direct_read_sees_dirty_buffer", test_direct_read_sees_dirty_buffer },
 	{ "direct_write_updates_buffer", test_direct_write_updates_buffer },
+	{ "direct_skips_uncached_regions", test_direct_skips_uncached_regions },
 	{ "invalidate_reports_lost_and_busy", test_invalidate_reports_lost_and_busy },
 };
 

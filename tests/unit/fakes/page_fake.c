@@ -89,6 +89,10 @@ bool page_follows(const struct page *prev, const struct page *page)
 {
 	return page == prev + 1 && page_to_pfn(page) == page_to_pfn(prev) + 1;
 }
+bool pages_contiguous(const struct page *first, const struct page *last, unsigned long n)
+{
+	return n && host_page_range(first) == host_page_range(last) && last == first + (n - 1);
+}
 bool PageHighMem(const struct page *page) { return (page->flags & PG_highmem) != 0; }
 enum zone_type page_zonenum(const struct page *page) { return ranges[host_page_range(page)].zone; }
 void *host_page_buf(struct page *page) { return backing + (size_t)index_of(page) * PAGE_SIZE; }
