@@ -135,7 +135,13 @@ struct bio *blk_bounce_split(struct request_queue *q, struct bio *bio)
 	return front;
 }
 
-/* The bounce bio ended: copy reads back, free its pages, end the original. */
+/*
+ * The bounce bio ended: copy reads back, then free its pages, then end
+ * the original.  A bounce page holds several pieces (blk_queue_bounce
+ * packs them), so no page may go back before every piece is copied out
+ * of it: another CPU could take it at once and write into it.  Each page
+ * is freed once, at the piece that starts it (offset 0).
+ */
 static void bounce_end_io(struct bio *b, int error)
 {
 	struct bio *orig = b->bi_private;
@@ -144,15 +150,13 @@ static void bounce_end_io(struct bio *b, int error)
 	const struct bio_vec *bv = b->bi_io_vec;
 	u32 i;
 
-	for (i = 0; i < b->bi_vcnt; i++) {
-		if (!ov[i].bv_page)
-			continue;
-		if (!error && !bio_is_write(orig))
+	for (i = 0; i < b->bi_vcnt && !error && !bio_is_write(orig); i++)
+		if (ov[i].bv_page)
 			copy_page_range(ov[i].bv_page, ov[i].bv_offset,
 					bv[i].bv_page, bv[i].bv_offset, bv[i].bv_len);
-		if (bv[i].bv_offset == 0)
+	for (i = 0; i < b->bi_vcnt; i++)
+		if (ov[i].bv_page && bv[i].bv_offset == 0)
 			mempool_free(bv[i].bv_page, pool);
-	}
 	bio_put(b);
 	bio_endio(orig, error);
 }
