@@ -517,15 +517,7 @@ void blk_mq_unstart(struct request_queue *q, struct request *rq, struct list_hea
  */
 void blk_mq_end_request(struct request *rq, int error)
 {
-	struct request_queue *q = rq->rq_q;
-	unsigned long flags;
-	bool pending;
-
-	spin_lock_irqsave(q->q_lock, flags);
-	rq->rq_state &= ~RQF_TIMING_OUT;
-	pending = __blk_end_request(rq, error, rq->rq_data_len);
-	KASSERT(!pending);
-	blk_queue_unlock(q, flags);
+	blk_mq_end_requests(&rq, &error, 1);
 }
 
 /**
