@@ -20,6 +20,7 @@
 #include "kernel/errno.h"
 #include "kernel/init.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "kernel/mm/mempool.h"
 #include "kernel/mm/page.h"
 #include "kernel/mm/slab.h"
@@ -139,6 +140,7 @@ struct bio *bio_alloc(gfp_t gfp, unsigned nr_vecs)
 	memset(b, 0, sizeof(*b));
 	b->bi_cnt = 1;
 	b->bi_remaining = 1;
+	b->bi_cpu = this_cpu();
 	if (vecs) {
 		b->bi_io_vec = vecs;
 		b->bi_pool = bio_set.bs_bvec_pool[i];
@@ -334,7 +336,8 @@ void bio_chain(struct bio *child, struct bio *parent)
 /**
  * bio_endio - end the I/O of a bio, with 0 or a negative errno.
  * Records the first error; when every chained child has ended too, calls
- * bi_end_io (or passes the result up the chain, without recursion).
+ * bi_end_io (or passes the result up the chain, without recursion), then
+ * wakes the CPU that allocated the bio, in case it waits on it there.
  * Context: any, interrupts included.
  */
 void bio_endio(struct bio *bio, int error)
@@ -356,6 +359,10 @@ void bio_endio(struct bio *bio, int error)
 		bio_put(bio);
 		bio = parent;
 	}
-	if (bio->bi_end_io)
+	if (bio->bi_end_io) {
+		struct cpu *waiter = bio->bi_cpu;	/* bio may be gone after bi_end_io */
+
 		bio->bi_end_io(bio, bio->bi_error);
+		cpu_wake(waiter);	/* who waits for it may wait on another CPU */
+	}
 }

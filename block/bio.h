@@ -97,6 +97,7 @@ struct bio {
 	int			bi_cnt;		/* [a] references */
 	int			bi_remaining;	/* [a] completions to wait for */
 	struct bio		*bi_parent;	/* [I] with BIO_CHAIN */
+	struct cpu		*bi_cpu;	/* [I] the CPU that made it, woken when it ends */
 	bio_end_io_t		*bi_end_io;	/* [o] */
 	void			*bi_private;	/* [o] the submitter's word */
 	u64			bi_start_ns;	/* [o] submission time, for traces */

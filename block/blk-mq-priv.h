@@ -19,18 +19,22 @@
 #include "block/blk-mq-tag.h"
 
 /*
- * CPUs with a software queue.  One today: SMP raises the number and gives
- * blk_mq_this_cpu() a body; nothing else changes.  Host tests may build
- * with more, and choose the "current CPU" in blk_mq_test_cpu.
+ * One software queue per CPU the kernel knows (nr_cpu_ids, fixed once the
+ * other CPUs are started, before any driver makes a queue); a request is
+ * staged on the submitting CPU's.  Host tests build with BLK_MQ_NR_CPUS
+ * CPUs and choose the "current CPU" in blk_mq_test_cpu.
  */
+#ifdef HOST_TEST
 #ifndef BLK_MQ_NR_CPUS
 #define BLK_MQ_NR_CPUS		1u
 #endif
-#ifdef HOST_TEST
 extern u32 blk_mq_test_cpu;
+static inline u32 blk_mq_nr_cpus(void) { return BLK_MQ_NR_CPUS; }
 static inline u32 blk_mq_this_cpu(void) { return blk_mq_test_cpu % BLK_MQ_NR_CPUS; }
 #else
-static inline u32 blk_mq_this_cpu(void) { return 0; }
+#include "kernel/smp.h"
+static inline u32 blk_mq_nr_cpus(void) { return READ_ONCE(nr_cpu_ids); }
+static inline u32 blk_mq_this_cpu(void) { return smp_processor_id(); }
 #endif
 
 #define BLK_MQ_SCHED_BATCH	8u	/* requests taken from an elevator per refill */
@@ -48,7 +52,9 @@ struct blk_mq_ctx {
 
 static inline struct blk_mq_ctx *blk_mq_this_ctx(struct request_queue *q)
 {
-	return &q->q_ctx[blk_mq_this_cpu()];
+	u32 cpu = blk_mq_this_cpu();
+
+	return &q->q_ctx[cpu < q->q_nr_ctx ? cpu : 0];
 }
 
 /* blk-mq.c */

@@ -81,7 +81,7 @@ u32 blk_mq_sched_queued(struct request_queue *q)
 {
 	u32 n = q->q_in_elevator, i;
 
-	for (i = 0; i < BLK_MQ_NR_CPUS; i++)
+	for (i = 0; i < q->q_nr_ctx; i++)
 		n += READ_ONCE(q->q_ctx[i].nr_queued);
 	return n;
 }
@@ -108,7 +108,7 @@ static bool blk_mq_fill_from_ctx(struct blk_mq_hw_ctx *hctx)
 	unsigned long flags;
 	u32 i;
 
-	for (i = 0; i < BLK_MQ_NR_CPUS; i++) {
+	for (i = 0; i < q->q_nr_ctx; i++) {
 		struct blk_mq_ctx *ctx = &q->q_ctx[i];
 
 		if (ctx->hctx != hctx || !READ_ONCE(ctx->nr_queued))
@@ -182,7 +182,7 @@ bool blk_mq_hctx_has_work(struct blk_mq_hw_ctx *hctx)
 
 	if (!list_empty(&hctx->dispatch) || READ_ONCE(q->q_in_elevator))
 		return true;
-	for (i = 0; i < BLK_MQ_NR_CPUS; i++)
+	for (i = 0; i < q->q_nr_ctx; i++)
 		if (q->q_ctx[i].hctx == hctx && READ_ONCE(q->q_ctx[i].nr_queued))
 			return true;
 	return false;

@@ -153,10 +153,11 @@ static int blk_mq_init_hctxs(struct request_queue *q, struct blk_mq_tag_set *set
 				return err;
 		}
 	}
-	q->q_ctx = kcalloc(BLK_MQ_NR_CPUS, sizeof(*q->q_ctx), GFP_KERNEL);
+	q->q_nr_ctx = max(blk_mq_nr_cpus(), 1u);
+	q->q_ctx = kcalloc(q->q_nr_ctx, sizeof(*q->q_ctx), GFP_KERNEL);
 	if (!q->q_ctx)
 		return -ENOMEM;
-	for (i = 0; i < BLK_MQ_NR_CPUS; i++) {
+	for (i = 0; i < q->q_nr_ctx; i++) {
 		spin_lock_init(&q->q_ctx[i].lock, "blk_mq_ctx");
 		INIT_LIST_HEAD(&q->q_ctx[i].rq_list);
 		q->q_ctx[i].cpu = i;

@@ -262,6 +262,7 @@ struct request_queue {
 	u32			q_nr_hw_queues;		/* [I] */
 	struct list_head	q_tag_set_link;		/* [set lock] on the set's tag_list */
 	struct blk_mq_ctx	*q_ctx;			/* [I] the software queues, one per CPU */
+	u32			q_nr_ctx;		/* [I] how many */
 	struct work		q_mq_timeout_work;	/* [I] timeouts run here, not in the timer */
 	struct timer_list	q_mq_poll_timer;	/* [q] polled queues: a poll every tick */
 	struct work		q_mq_poll_work;		/* [I] ... run from deferred work */

@@ -1,20 +1,25 @@
 /*
  * Completions: the one way to wait.  There are no processes: a waiter
- * halts the CPU until an interrupt changes the state it waits on, running
- * deferred work (kernel/work.h) in between.  complete() is safe from
- * interrupt context.
+ * halts its CPU until an interrupt or another CPU changes the state it
+ * waits on, running its CPU's deferred work (kernel/work.h) in between.
+ * complete() is safe from interrupt context and from any CPU.
  */
 #ifndef KERNEL_COMPLETION_H
 #define KERNEL_COMPLETION_H
 
 #include "kernel/compiler.h"
 
+/* One word (kernel/completion.c): 0, done, or the CPU that waits. [a] */
 struct completion {
-	volatile unsigned	c_done;
+	u32	c_state;
 };
 
-static inline void init_completion(struct completion *c) { c->c_done = 0; }
-static inline bool completion_done(const struct completion *c) { return c->c_done != 0; }
+static inline void init_completion(struct completion *c) { c->c_state = 0; }
+static inline bool completion_done(const struct completion *c)
+{
+	return __atomic_load_n(&c->c_state, __ATOMIC_ACQUIRE) == 1;
+}
+/* Mark c done and wake its waiter, wherever it waits.  Any context. */
 void complete(struct completion *c);
 void wait_for_completion(struct completion *c);
 /* Returns 0, or -ETIMEDOUT after timeout_ms milliseconds. */
@@ -26,5 +31,7 @@ int wait_for_completion_timeout(struct completion *c, u32 timeout_ms);
  * interrupt changes.
  */
 void cpu_idle_once(void);
+/* cpu_idle_once() for ever: an application processor's life after start-up. */
+void __noreturn cpu_idle_loop(void);
 
 #endif

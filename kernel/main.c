@@ -14,6 +14,7 @@
  *                              filesystems (kernel/init.h)
  *   self-tests, run=, or the interactive shell
  */
+#include "kernel/work.h"
 #include "kernel/bootinfo.h"
 #include "kernel/console.h"
 #include "kernel/cpu.h"
@@ -83,6 +84,7 @@ void kmain(u32 magic, u32 info_phys)
 	int err;
 
 	gdt_init();
+	work_lists_init();
 	serial_early_init();
 	err = boot_info_parse(magic, info_phys);
 	if (boot_info.fb.fb_type != BOOT_FB_RGB)

@@ -28,6 +28,13 @@ enum cpu_state {
 
 #define NMI_BACKTRACE_MAX	12	/* frames an NMI sample keeps */
 
+/* What an idle CPU is doing (c_idle): cpu_wake() sends an IPI only to a halted one. */
+enum cpu_idle_state {
+	CPU_RUNNING,
+	CPU_POLLING,		/* spinning in idle_halt(), watching c_wake_seq */
+	CPU_HALTED,		/* in HLT: only an interrupt wakes it */
+};
+
 struct trap_frame;
 
 struct cpu {
@@ -42,6 +49,12 @@ struct cpu {
 	u64			c_ticks;	/* [c] local timer ticks (application CPUs) */
 	u32			c_call_seq;	/* [c] the last cross-CPU call it ran */
 	u32			c_km_depth;	/* [c] kmap_atomic slots it holds */
+
+	/* kernel/idle.c: how it waits, and being woken by another CPU. */
+	u32			c_idle;		/* [a] CPU_RUNNING, CPU_POLLING, CPU_HALTED */
+	u32			c_wake_seq;	/* [a] wake-ups sent to it (cpu_wake) */
+	u32			c_wake_seen;	/* [c] c_wake_seq when it last woke */
+	u64			c_poll_window;	/* [c] TSC cycles it spins before halting */
 
 	/* kernel/nmi.c: what another CPU asked of this one by NMI, and the answer. */
 	u32			c_nmi_req;	/* [a] NMI_REQ_* */
@@ -70,6 +83,7 @@ struct cpu {
 
 extern struct cpu *cpu_table[NR_CPUS];	/* [I] by logical number; NULL past the last */
 extern u32 nr_cpus_online;		/* [a] CPUs in CPU_ONLINE */
+extern u32 nr_cpu_ids;			/* [I] entries in cpu_table, from smp_initcall on */
 
 #ifndef HOST_TEST
 static inline struct cpu *this_cpu(void)

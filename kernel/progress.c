@@ -16,7 +16,8 @@ void progress_start(struct progress *p, const char *what, u64 total_bytes)
 	p->pg_tty = console_is_tty();
 	p->pg_drawn = false;
 	p->pg_stopped = false;
-	shell_interrupted();	/* a Ctrl-C typed before the start is not for us */
+	if (!p->pg_follow)
+		shell_interrupted();	/* a Ctrl-C typed before the start is not for us */
 }
 
 static void draw(struct progress *p, u64 done, u64 now)
@@ -48,6 +49,8 @@ bool progress_update(struct progress *p, u64 done_bytes)
 	u64 now = ktime_ns();
 	u64 every = (p->pg_tty ? PROGRESS_TTY_MS : PROGRESS_PERIODIC_MS) * NSEC_PER_MSEC;
 
+	if (p->pg_follow)
+		return READ_ONCE(p->pg_follow->pg_stopped);
 	if (shell_interrupted()) {
 		p->pg_stopped = true;
 		if (p->pg_drawn)

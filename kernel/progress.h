@@ -30,6 +30,12 @@ struct progress {
 	bool		pg_tty;
 	bool		pg_drawn;	/* an in-place line is on screen */
 	bool		pg_stopped;	/* Ctrl-C seen */
+	/*
+	 * Set before progress_start() for a share of a command's work run on
+	 * another CPU: this progress prints nothing and stops when the
+	 * command's own does (which alone watches for Ctrl-C).
+	 */
+	const struct progress *pg_follow;
 };
 
 void progress_start(struct progress *p, const char *what, u64 total_bytes);

@@ -27,6 +27,21 @@ static inline const char *cpu_state_name(u32 state)
 int smp_call_function(void (*fn)(void *data), void *data);
 int smp_call_start(void (*fn)(void *data), void *data);
 int smp_call_finish(void);
+/* kernel/smp_call.c: make CPU c look again at what it waits on (kernel/idle.c). */
+void cpu_wake(struct cpu *c);
+
+/*
+ * kernel/smp_run.c: long work on other CPUs, which may wait for I/O.
+ * smp_run_parallel runs fn(data, i) for i in [0, n) at once, share i on
+ * its own online CPU (share 0 on this one), and returns when all have
+ * returned: the number of shares run, n or fewer if fewer CPUs are
+ * online.  smp_run_cpus fills cpus[] with the CPUs it would use and
+ * says how many.  smp_run_on runs fn(data, 0) on CPU cpu and waits for
+ * it; 0 or -ENODEV (no such CPU online).  Not from interrupt context.
+ */
+u32 smp_run_parallel(u32 n, void (*fn)(void *data, u32 idx), void *data);
+u32 smp_run_cpus(u32 n, u32 *cpus);
+int smp_run_on(u32 cpu, void (*fn)(void *data, u32 idx), void *data);
 
 /* kernel/nmi.c: reaching a CPU whatever its interrupt flag (see there). */
 #define NMI_REQ_STOP		1

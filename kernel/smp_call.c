@@ -1,7 +1,7 @@
 /*
  * Running a function on the other CPUs: an inter-processor interrupt
  * (SDM 3A 11.6) on one vector, whose handler runs the call the sender
- * posted.  One call is in flight at a time (call_lock, held from
+ * posted; and waking a CPU from its idle halt, on another.  One call is in flight at a time (call_lock, held from
  * smp_call_start to smp_call_finish); the sender waits, bounded, until
  * every target has picked it up, may do its own share, then waits until
  * every target has finished.  Targets run the function in interrupt
@@ -39,6 +39,7 @@ static DEFINE_SPINLOCK(call_lock);
 static struct smp_call call_slot;	/* the one call in flight */
 static struct smp_call *call_posted;	/* [a] &call_slot while targets may take it */
 static u8 call_vector;			/* [I] 0 until set up */
+static u8 wake_vector;			/* [I] cpu_wake()'s; 0 until set up */
 
 static void call_nop(unsigned irq) { }
 static void call_eoi(unsigned irq) { lapic_eoi(); }
@@ -66,18 +67,45 @@ static irqreturn_t call_interrupt(unsigned irq, void *unused)
 	return IRQ_HANDLED;
 }
 
-static int smp_call_setup(void)
+/* The wake-up IPI does nothing: taking it ends the target's HLT. */
+static irqreturn_t wake_interrupt(unsigned irq, void *unused)
+{
+	return IRQ_HANDLED;
+}
+
+/* An IPI vector whose handler is fn; 0 if none is left. */
+static u8 ipi_vector(irq_handler_t fn, const char *name)
 {
 	int irq = irq_alloc(&call_chip);
 
-	if (irq < 0)
-		return irq;
-	if (request_irq((unsigned)irq, call_interrupt, NULL, "ipi-call"))
-		return -ENOSPC;
-	call_vector = (u8)(IRQ_VECTOR_BASE + irq);
-	return 0;
+	if (irq < 0 || request_irq((unsigned)irq, fn, NULL, name))
+		return 0;
+	return (u8)(IRQ_VECTOR_BASE + irq);
+}
+
+static int smp_call_setup(void)
+{
+	call_vector = ipi_vector(call_interrupt, "ipi-call");
+	wake_vector = ipi_vector(wake_interrupt, "ipi-wake");
+	return call_vector && wake_vector ? 0 : -ENOSPC;
 }
 arch_initcall(smp_call_setup);
+
+/**
+ * cpu_wake - make CPU c look again at what it waits on
+ * Counts a wake-up in c's c_wake_seq, then interrupts c if it is halted
+ * (kernel/idle.c says why neither side can miss the other).  Call after
+ * changing what c waits on; safe from any context.  Waking this CPU is a
+ * no-op: it is not waiting, or an interrupt it is taking now wakes it.
+ */
+void cpu_wake(struct cpu *c)
+{
+	if (c == this_cpu())
+		return;
+	__atomic_add_fetch(&c->c_wake_seq, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&c->c_idle, __ATOMIC_SEQ_CST) == CPU_HALTED && wake_vector)
+		lapic_send_ipi(c->c_apic_id, LAPIC_ICR_DM_FIXED | wake_vector);
+}
 
 /* Wait until *count reaches want; false after CALL_WAIT_MS. */
 static bool call_wait(const u32 *count, u32 want)

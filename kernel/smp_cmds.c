@@ -4,7 +4,7 @@
  * is not taking interrupts.  `lockstat`: the lock classes CPUs found
  * busy, summed over the per-CPU tables of kernel/lockdep.c, the longest
  * total wait first.  Read-only views with no lock: counts move while
- * they are printed.
+ * they are printed.  `on CPU CMD`: a command run on another CPU.
  */
 #include "kernel/console.h"
 #include "kernel/cpu.h"
@@ -28,7 +28,7 @@ static int cmd_cpus(int argc, char **argv)
 	for_each_cpu(c, i)
 		kprintf("%3u  %4u  %-8s  %llu%s\n", c->c_id, c->c_apic_id,
 			cpu_state_name(READ_ONCE(c->c_state)), (unsigned long long)c->c_ticks,
-			c == this_cpu() ? "  (this CPU, ticks on the system timer)" : "");
+			c == this_cpu() ? "  (this CPU)" : "");
 	kprintf("%u online\n", num_online_cpus());
 	return 0;
 }
@@ -39,6 +39,53 @@ static int cmd_lscpu(int argc, char **argv)
 	return cmd_cpus(argc, argv);
 }
 SHELL_COMMAND("lscpu", cmd_lscpu, "lscpu", "the same as cpus");
+
+struct on_cmd {
+	char	line[SHELL_LINE_MAX];
+	int	status;
+};
+
+static void on_run(void *data, u32 idx)
+{
+	struct on_cmd *oc = data;
+
+	oc->status = shell_exec(oc->line);
+}
+
+/* on CPU CMD [ARG...]: run a shell command on another CPU and wait for it. */
+static int cmd_on(int argc, char **argv)
+{
+	struct on_cmd *oc;
+	size_t len = 0;
+	u64 cpu;
+	int i, err;
+
+	if (argc < 3 || str_to_u64(argv[1], &cpu, false))
+		return -EINVAL;
+	if (cpu >= NR_CPUS || !cpu_table[cpu] ||
+	    READ_ONCE(cpu_table[cpu]->c_state) != CPU_ONLINE) {
+		kprintf("on: CPU %s is not online (see cpus)\n", argv[1]);
+		return -ECANCELED;
+	}
+	oc = kzalloc(sizeof(*oc), GFP_KERNEL);
+	if (!oc)
+		return -ENOMEM;
+	for (i = 2; i < argc; i++) {
+		len += snprintf(oc->line + len, sizeof(oc->line) - len, "%s%s", i > 2 ? " " : "",
+				argv[i]);
+		if (len >= sizeof(oc->line)) {
+			kfree(oc);
+			return -E2BIG;
+		}
+	}
+	err = smp_run_on((u32)cpu, on_run, oc);
+	if (!err)
+		err = oc->status;
+	kfree(oc);
+	return err;
+}
+SHELL_COMMAND("on", cmd_on, "on CPU COMMAND [ARG...]",
+	      "run a shell command on another CPU, which may wait for I/O there");
 
 /* One row of `lockstat`: a class summed over every CPU. */
 struct lockstat_row {

@@ -11,13 +11,14 @@
  * parameters might still be read by the late one.
  *
  * An AP, once in ap_main, loads its own tables, turns on its local APIC
- * and its timer, counts itself online and idles with interrupts on.  Device
- * interrupts all go to the boot CPU; an AP takes its timer and, later,
- * IPIs.  `nosmp` starts none; `maxcpus=N` at most N CPUs in all.
+ * and its timer, counts itself online and idles with interrupts on, running
+ * the work other CPUs queue on it (queue_work_on).  Device interrupts all
+ * go to the boot CPU; an AP takes its timer and IPIs.  `nosmp` starts none; `maxcpus=N` at most N CPUs in all.
  */
 #include "kernel/acpi.h"
 #include "kernel/apic.h"
 #include "kernel/apicreg.h"
+#include "kernel/completion.h"
 #include "kernel/cpu.h"
 #include "kernel/desc.h"
 #include "kernel/errno.h"
@@ -28,6 +29,7 @@
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
+#include "kernel/spinlock.h"
 #include "kernel/time.h"
 #include "kernel/trampoline.h"
 #include "kernel/mm/mm.h"
@@ -49,6 +51,7 @@
 
 struct cpu *cpu_table[NR_CPUS];
 u32 nr_cpus_online;
+u32 nr_cpu_ids = 1;
 
 static bool smp_off;
 PARAM_BOOL("nosmp", smp_off, "run on the boot CPU only");
@@ -90,8 +93,8 @@ void __noreturn ap_main(struct cpu *c)
 	count = ap_timer_vector ? lapic_timer_count(AP_TIMER_HZ, ap_timer_vector) : 0;
 	if (count)
 		lapic_timer_start_this_cpu(count, ap_timer_vector);
-	for (;;)
-		safe_halt();
+	local_irq_enable();
+	cpu_idle_loop();		/* runs the work other CPUs queue here */
 }
 
 /* Copy the trampoline below 1 MiB and fill in what every AP shares. */
@@ -257,6 +260,8 @@ static int smp_init(void)
 		}
 		next++;
 	}
+	while (nr_cpu_ids < NR_CPUS && cpu_table[nr_cpu_ids])
+		nr_cpu_ids++;
 	pr_info("smp: %u of %u CPUs online%s\n", READ_ONCE(nr_cpus_online), mi->mi_ncpu,
 		mi->mi_ncpus_disabled ? " (disabled ones not counted)" : "");
 	return 0;

@@ -172,9 +172,11 @@ static void run_rand_qd1(struct bench_ctx *c, const struct bench_work *w, bool w
 	bench_fixed(p50, sizeof(p50), kept ? lat[kept / 2] : 0, NSEC_PER_USEC, 1);
 	bench_fixed(p99, sizeof(p99), kept ? lat[(u32)((u64)kept * 99 / 100)] : 0, NSEC_PER_USEC, 1);
 	bench_fixed(mx, sizeof(mx), kept ? lat[kept - 1] : 0, NSEC_PER_USEC, 1);
-	kprintf("BENCH %s qd=1 bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s lat_us_avg=%s p50=%s p99=%s max=%s\n",
-	       w->bw_name, bench_fmt_size(w->bw_bs, b1, sizeof(b1)), (unsigned long long)(span >> 20),
-	       (unsigned long long)n, secs, iops, mibps, avg, p50, p99, mx);
+	if (!c->c_quiet)
+		kprintf("BENCH %s qd=1 bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s lat_us_avg=%s p50=%s p99=%s max=%s\n",
+			w->bw_name, bench_fmt_size(w->bw_bs, b1, sizeof(b1)),
+			(unsigned long long)(span >> 20), (unsigned long long)n, secs, iops, mibps,
+			avg, p50, p99, mx);
 	bench_record(c, w, n, el);
 	aio_lat_keep(a, 0);
 }
@@ -280,10 +282,11 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, u32 
 		bench_fixed(per, sizeof(per), f0, done, 2);
 		snprintf(fl, sizeof(fl), " flushes=%llu flushes_per_io=%s", (unsigned long long)f0, per);
 	}
-	kprintf("BENCH %s qd=%d bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s%s engine=blk-async%s\n",
-	       w->bw_name, w->bw_qd, bench_fmt_size(w->bw_bs, b1, sizeof(b1)),
-	       (unsigned long long)(span >> 20), (unsigned long long)done, secs, iops, mibps, fl,
-	       b.b_err ? " ERROR" : "");
+	if (!c->c_quiet)
+		kprintf("BENCH %s qd=%d bs=%s span_MiB=%llu ios=%llu secs=%s iops=%s MiBps=%s%s engine=blk-async%s\n",
+			w->bw_name, w->bw_qd, bench_fmt_size(w->bw_bs, b1, sizeof(b1)),
+			(unsigned long long)(span >> 20), (unsigned long long)done, secs, iops,
+			mibps, fl, b.b_err ? " ERROR" : "");
 	bench_record(c, w, done, el);
 }
 
@@ -397,13 +400,37 @@ fail:
 }
 
 
+int bench_alloc_slots(struct bench_ctx *c, u32 qd, u32 max_bs)
+{
+	u32 i;
+	int err = aio_init(&c->c_aio, qd, max_bs);
+
+	if (err)
+		return err;
+	aio_target(&c->c_aio, c->c_bdev, c->c_q);
+	c->c_aio.ac_pg = &c->c_pg;
+	for (i = 0; i < qd && !err; i++)
+		err = aio_buf_alloc(&c->c_aio.ac_slots[i], max_bs, GFP_HIGHUSER);
+	if (err)
+		aio_exit(&c->c_aio);
+	return err;
+}
+
 void bench_run_work(struct bench_ctx *c, struct bench_work *w)
 {
 	bool wr = !strcmp(w->bw_name, "randwrite") || !strcmp(w->bw_name, "seqwrite");
+	bool rnd = !strcmp(w->bw_name, "randread") || !strcmp(w->bw_name, "randwrite");
 
+	if (w->bw_cpus > 1 && rnd) {
+		bench_run_cpus(c, w);
+		return;
+	}
+	if (w->bw_cpus > 1)
+		kprintf("BENCH warn %s runs on one CPU (cpus= is for randread and randwrite)\n",
+			w->bw_name);
 	if (!strcmp(w->bw_name, "seqread") || !strcmp(w->bw_name, "seqwrite"))
 		run_seq(c, w, wr);
-	else if (!strcmp(w->bw_name, "randread") || !strcmp(w->bw_name, "randwrite"))
+	else if (rnd)
 		w->bw_qd == 1 ? run_rand_qd1(c, w, wr) : run_rand_async(c, w, wr ? REQ_WRITE : 0);
 	else if (!strcmp(w->bw_name, "flush"))
 		run_rand_async(c, w, REQ_WRITE | REQ_PREFLUSH | REQ_FUA);

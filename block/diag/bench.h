@@ -10,7 +10,9 @@
  *
  * Workload: NAME[:key=val]...  with keys mib, bs, off, span (sizes: a
  * bare number is MiB, bs KiB; K/M/G and s(ectors) suffixes), ios, secs,
- * qd, seed.  NAME is seqread, seqwrite, randread, randwrite, verify,
+ * qd, seed; and cpus (this kernel's only; a number or "all"): randread
+ * and randwrite from that many CPUs at once, each with its own qd and
+ * seed + its index.  NAME is seqread, seqwrite, randread, randwrite, verify,
  * fill or check; and two the peer lacks: flush (see bench.c) and mixed,
  * random reads of bs at readqd beside sequential writes of wbs at
  * writeqd (bench_mixed.c; defaults readqd=1, writeqd=32, bs=4K, wbs=1M,
@@ -22,6 +24,7 @@
 #include "kernel/types.h"
 
 #define BENCH_MAXQD	256
+#define BENCH_MAXCPUS	64
 
 struct bench_work {
 	char	bw_name[16];
@@ -36,6 +39,7 @@ struct bench_work {
 	int	bw_readqd;	/* mixed: reads in flight */
 	int	bw_writeqd;	/* mixed: writes in flight (-1 until parsed) */
 	u64	bw_wbs;		/* mixed: write size */
+	u32	bw_cpus;	/* random workloads: submitters on this many CPUs, qd each */
 };
 
 /* The peer's xorshift64* generator. */

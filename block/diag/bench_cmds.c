@@ -82,23 +82,6 @@ static void bench_run_one(struct bench_ctx *c, char *spec)
 	bench_run_work(c, &w);
 }
 
-/* qd slots with buffers of max_bs bytes, from any zone.  0 or -ENOMEM. */
-static int bench_alloc_slots(struct bench_ctx *c, u32 qd, u32 max_bs)
-{
-	u32 i;
-	int err = aio_init(&c->c_aio, qd, max_bs);
-
-	if (err)
-		return err;
-	aio_target(&c->c_aio, c->c_bdev, c->c_q);
-	c->c_aio.ac_pg = &c->c_pg;
-	for (i = 0; i < qd && !err; i++)
-		err = aio_buf_alloc(&c->c_aio.ac_slots[i], max_bs, GFP_HIGHUSER);
-	if (err)
-		aio_exit(&c->c_aio);
-	return err;
-}
-
 /* Does any of the n workload arguments (NULL: the defaults) write? */
 static bool bench_writes(char **args, int n)
 {

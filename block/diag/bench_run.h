@@ -34,10 +34,15 @@ struct bench_ctx {
 	u32			c_nres;
 	struct progress		c_pg;		/* the running workload's progress line */
 	bool			c_failed;	/* an error, a failed check, a stop */
+	bool			c_quiet;	/* a share of cpus=: results kept, no BENCH line */
 };
 
 /* Run one workload, printing its BENCH line; failures set c_failed. */
 void bench_run_work(struct bench_ctx *c, struct bench_work *w);
+/* qd slots with buffers of max_bs bytes, from any zone.  0 or -ENOMEM. */
+int bench_alloc_slots(struct bench_ctx *c, u32 qd, u32 max_bs);
+/* bench_smp.c: a random workload from w->bw_cpus CPUs at once. */
+void bench_run_cpus(struct bench_ctx *c, const struct bench_work *w);
 /* The bytes a random workload ranges over (span=, else to the end). */
 u64 bench_span(struct bench_ctx *c, const struct bench_work *w);
 /* len bytes from off= fit the device and bs= is usable; else says why. */

@@ -199,6 +199,8 @@ void bench_parse_work(char *spec, struct bench_work *w, bench_warn_fn *warn, voi
 			w->bw_writeqd = parse_int(v);
 		else if (!strcmp(k, "wbs"))
 			w->bw_wbs = bench_parse_size(v, 1024);
+		else if (!strcmp(k, "cpus"))
+			w->bw_cpus = !strcmp(v, "all") ? BENCH_MAXCPUS : (u32)parse_int(v);
 		else if (warn)
 			warn(k, arg);
 	}
@@ -213,6 +215,8 @@ void bench_parse_work(char *spec, struct bench_work *w, bench_warn_fn *warn, voi
 		w->bw_qd = 1;
 	if (w->bw_qd > BENCH_MAXQD)
 		w->bw_qd = BENCH_MAXQD;
+	if (w->bw_cpus < 1 || w->bw_cpus > BENCH_MAXCPUS)
+		w->bw_cpus = w->bw_cpus ? BENCH_MAXCPUS : 1;
 	if (rnd && !w->bw_ios && !w->bw_secs_ms)
 		w->bw_secs_ms = 10000;
 }

@@ -3,7 +3,8 @@
  * the block layer (bios, the elevator, tags, bounce, split, merge):
  *
  *	stress DEV[,DEV...] [ios=N | secs=N] [qd=N] [seed=S] [off=SIZE] [span=SIZE]
- *	       [max=SECTORS] [op=both|write|read] [high=1] [at=N during='CMD']
+ *	       [max=SECTORS] [op=both|write|read] [high=1] [cpus=N|all]
+ *	       [at=N during='CMD']
  *
  * Every 512-byte sector written carries the Linux peer's pattern
  * (block/diag/bench.h): word 0 its absolute disk LBA, word 1 a seed, the rest
@@ -18,6 +19,8 @@
  * device opened read-only); ios=0 skips the random phase.  during='CMD'
  * runs a shell command once, after the at-th submission, while a driver
  * holds a request (a reset under load: during='ahcireset sda port').
+ * cpus=N runs it from N CPUs at once, each on its own slice of the range
+ * (stress_on_cpus), all slices with the same seed.
  *
  * Output, stable for tests and people (one line each):
  *	STRESS eio DEV op=read|write|flush lba=L n=N err=E   a failed I/O
@@ -33,6 +36,7 @@
 #include "kernel/console.h"
 #include "kernel/errno.h"
 #include "kernel/shell.h"
+#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "kernel/mm/slab.h"
 #include "lib/string.h"
@@ -49,6 +53,7 @@ static int stress_parse(struct stress *st, int argc, char **argv)
 	st->s_max = STRESS_DEF_MAX;
 	st->s_ios = STRESS_DEF_IOS;
 	st->s_write = st->s_read = true;
+	st->s_cpus = 1;
 	for (i = 2; i < argc; i++) {
 		char *k = argv[i], *eq = strchr(k, '=');
 
@@ -64,6 +69,8 @@ static int stress_parse(struct stress *st, int argc, char **argv)
 			st->s_read = strcmp(eq, "write") != 0;
 			if (strcmp(eq, "read") && strcmp(eq, "write") && strcmp(eq, "both"))
 				return -EINVAL;
+		} else if (!strcmp(k, "cpus") && !strcmp(eq, "all")) {
+			st->s_cpus = NR_CPUS;
 		} else if (!strcmp(k, "off") || !strcmp(k, "span")) {
 			v = bench_parse_size(eq, 1 << 20);
 			if (v % SECTOR_SIZE || (!strcmp(k, "span") && !v))
@@ -85,6 +92,8 @@ static int stress_parse(struct stress *st, int argc, char **argv)
 			st->s_high = v;
 		} else if (!strcmp(k, "at") && v && v <= 0xffffffffu) {
 			st->s_at = (u32)v;
+		} else if (!strcmp(k, "cpus") && v && v <= NR_CPUS) {
+			st->s_cpus = (u32)v;
 		} else {
 			return -EINVAL;
 		}
@@ -167,21 +176,15 @@ static int stress_report(struct stress *st, struct stress_dev *d, u64 ms)
 	return pass ? 0 : -EIO;
 }
 
-static int cmd_stress(int argc, char **argv)
+/* Open the devices of names (modified), run st on them, report and close. */
+static int stress_devices(struct stress *st, char *names)
 {
-	struct stress *st;
 	char *name, *next;
+	int err = 0, res;
 	u64 t0;
-	int err, res;
 	u32 i;
 
-	if (argc < 2)
-		return -EINVAL;
-	st = kzalloc(sizeof(*st), GFP_KERNEL);
-	if (!st)
-		return -ENOMEM;
-	err = stress_parse(st, argc, argv);
-	for (name = argv[1]; name && !err; name = next) {
+	for (name = names; name && !err; name = next) {
 		next = strchr(name, ',');
 		if (next)
 			*next++ = '\0';
@@ -210,9 +213,94 @@ static int cmd_stress(int argc, char **argv)
 close:
 	for (i = 0; i < st->s_ndev; i++)
 		stress_close(st, st->s_dev[i]);
-	kfree(st);
+	return err;
+}
+
+/*
+ * cpus=N: N shares, each on its own CPU, each with the devices' range cut
+ * in N pieces (whole pages), so the CPUs stamp different sectors and the
+ * range checks from the host as one.  Share 0 runs here and alone runs
+ * during= and watches for Ctrl-C.
+ */
+struct stress_cpus {
+	struct stress	*p_st[NR_CPUS];
+	char		p_names[NR_CPUS][SHELL_LINE_MAX];
+	int		p_err[NR_CPUS];
+};
+
+static void stress_share(void *data, u32 idx)
+{
+	struct stress_cpus *p = data;
+
+	p->p_err[idx] = stress_devices(p->p_st[idx], p->p_names[idx]);
+	if (p->p_err[idx] != -ETIMEDOUT)
+		kfree(p->p_st[idx]);
+}
+
+static int stress_on_cpus(struct stress *st, const char *names)
+{
+	struct stress_cpus *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	u32 cpus[NR_CPUS], n, i;
+	u64 piece;
+	int err = 0;
+
+	n = smp_run_cpus(st->s_cpus, cpus);
+	piece = st->s_span / n / PAGE_SIZE * PAGE_SIZE;
+	if (!p || !piece) {
+		kprintf("stress: %s\n", p ? "span too small for cpus=" : "no memory");
+		kfree(p);
+		return p ? -EINVAL : -ENOMEM;
+	}
+	if (n < st->s_cpus && st->s_cpus < NR_CPUS)
+		kprintf("stress: cpus=%u but %u online: running on %u\n", st->s_cpus, n, n);
+	for (i = 0; i < n; i++) {
+		p->p_st[i] = kmalloc(sizeof(*st), GFP_KERNEL);
+		if (!p->p_st[i]) {
+			err = -ENOMEM;
+			break;
+		}
+		memcpy(p->p_st[i], st, sizeof(*st));
+		p->p_st[i]->s_off = st->s_off + i * piece;
+		p->p_st[i]->s_span = i + 1 < n ? piece : st->s_span - i * piece;
+		if (i) {
+			p->p_st[i]->s_at = 0;
+			p->p_st[i]->s_during[0] = '\0';
+			p->p_st[i]->s_pg.pg_follow = &p->p_st[0]->s_pg;
+		}
+		str_copy(p->p_names[i], names, sizeof(p->p_names[i]));
+	}
+	if (err) {
+		for (i = 0; i < n; i++)
+			kfree(p->p_st[i]);
+		goto out;
+	}
+	smp_run_parallel(n, stress_share, p);	/* each share frees its st */
+	for (i = 0; i < n && !err; i++)
+		err = p->p_err[i];
+out:
+	kfree(p);
+	return err;
+}
+
+static int cmd_stress(int argc, char **argv)
+{
+	struct stress *st;
+	int err;
+
+	if (argc < 2)
+		return -EINVAL;
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
+	err = stress_parse(st, argc, argv);
+	if (!err && st->s_cpus > 1)
+		err = stress_on_cpus(st, argv[1]);
+	else if (!err)
+		err = stress_devices(st, argv[1]);
+	if (err != -ETIMEDOUT || st->s_cpus > 1)
+		kfree(st);
 	return err;
 }
 SHELL_COMMAND("stress", cmd_stress,
-	      "stress DEV[,DEV...] [ios=N|secs=N] [qd=N] [seed=S] [off=SIZE] [span=SIZE] [max=SECTORS] [op=both|write|read] [high=1] [at=N during='CMD']",
+	      "stress DEV[,DEV...] [ios=N|secs=N] [qd=N] [seed=S] [off=SIZE] [span=SIZE] [max=SECTORS] [op=both|write|read] [high=1] [cpus=N|all] [at=N during='CMD']",
 	      "LBA-stamped random read/write/flush stress, then a stamped sweep checked back (destroys data)");

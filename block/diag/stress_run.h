@@ -75,6 +75,7 @@ struct stress {
 	u32			s_ios;
 	u64			s_secs_ms;	/* 0: count ios instead */
 	bool			s_write, s_read, s_high;
+	u32			s_cpus;		/* cpus=: the range split over this many */
 	u32			s_at;		/* run s_during after this many submissions */
 	char			s_during[STRESS_CMD_LEN];
 	u32			s_submitted;

@@ -112,13 +112,13 @@ void cpu_idle_once(void)
 		host_advance_ns(NSEC_PER_MSEC);
 }
 
-void complete(struct completion *c) { c->c_done = 1; }
+void complete(struct completion *c) { c->c_state = 1; }
 
 void wait_for_completion(struct completion *c)
 {
 	long spins = 0;
 
-	while (!c->c_done) {
+	while (!completion_done(c)) {
 		if (++spins > HOST_WAIT_SPINS)
 			panic("sched_fake: wait_for_completion never completes");
 		cpu_idle_once();
@@ -129,7 +129,7 @@ int wait_for_completion_timeout(struct completion *c, u32 timeout_ms)
 {
 	u64 end = ktime_ms() + timeout_ms;
 
-	while (!c->c_done) {
+	while (!completion_done(c)) {
 		if (ktime_ms() >= end)
 			return -ETIMEDOUT;
 		cpu_idle_once();

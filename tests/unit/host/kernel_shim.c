@@ -112,3 +112,8 @@ void arch_irq_disable(void) { host_irq_flag = 0; }
 
 u64 ktime_ns(void) { return host_now_ns; }
 u64 get_jiffies_64(void) { return host_now_ns / (NSEC_PER_SEC / HZ); }
+
+/* One CPU: nobody else to wake. */
+void cpu_wake(struct cpu *c)
+{
+}
