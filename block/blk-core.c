@@ -58,7 +58,8 @@ struct request_queue *blk_alloc_queue(const char *name)
 	blk_plug_init(q);
 	blk_timeout_init(q);
 	blk_flush_init(q);
-	if (blk_bounce_init(q)) {
+	if (blk_stat_init(q) || blk_bounce_init(q)) {
+		blk_stat_exit(q);
 		kfree(q);
 		return NULL;
 	}
@@ -126,6 +127,7 @@ void blk_cleanup_queue(struct request_queue *q)
 	blk_queue_free_tags(q);
 	blk_trace_disable(q);
 	blk_bounce_exit(q);
+	blk_stat_exit(q);
 	kfree(q->q_rq_pool);
 	kfree(q);
 }

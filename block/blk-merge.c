@@ -285,7 +285,7 @@ bool blk_try_back_merge(struct request_queue *q, struct request *rq, struct bio 
 	bio->bi_next = NULL;
 	rq->rq_data_len += bio->bi_iter.bi_size;
 	rq->rq_nr_phys_segments += segs;
-	q->q_stats.st_merges[rq_data_dir(rq)]++;
+	blk_stat_merge(q, rq_data_dir(rq));
 	__blk_trace(q, BLK_TA_BACKMERGE, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
 		    bio->bi_rw, 0);
 	return true;
@@ -310,7 +310,7 @@ bool blk_try_front_merge(struct request_queue *q, struct request *rq, struct bio
 	rq->rq_sector = bio->bi_iter.bi_sector;
 	rq->rq_data_len += bio->bi_iter.bi_size;
 	rq->rq_nr_phys_segments += segs;
-	q->q_stats.st_merges[rq_data_dir(rq)]++;
+	blk_stat_merge(q, rq_data_dir(rq));
 	__blk_trace(q, BLK_TA_FRONTMERGE, bio->bi_iter.bi_sector, bio->bi_iter.bi_size,
 		    bio->bi_rw, 0);
 	return true;

@@ -295,7 +295,7 @@ static struct request *blk_mq_get_request(struct request_queue *q, bool reserved
 	rq->rq_mq_ctx = ctx;
 	hctx->tags->rqs[tag] = rq;
 	q->q_rq_in_use++;
-	q->q_stats.st_tagged++;
+	blk_stat_tagged(q);
 	__blk_trace(q, BLK_TA_TAG, 0, 0, 0, tag);
 	blk_stat_rq_start(q, rq);
 	return rq;

@@ -101,7 +101,7 @@ int blk_queue_start_tag(struct request_queue *q, struct request *rq)
 	spin_unlock(&t->bqt_lock);
 	rq->rq_tag = (int)tag;
 	rq->rq_state |= RQF_QUEUED;
-	q->q_stats.st_tagged++;
+	blk_stat_tagged(q);
 	__blk_trace(q, BLK_TA_TAG, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, (s32)tag);
 	blk_start_request(rq);
 	return 0;

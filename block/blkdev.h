@@ -251,7 +251,12 @@ struct request_queue {
 
 	struct blk_queue_tag	*q_tags;		/* [q] NULL: untagged */
 	struct blk_flush_queue	q_flush;		/* [q] */
-	struct blk_stats	q_stats;		/* [q] */
+	struct blk_stats	q_stats;		/* [q] the rare events (blk-stat.h) */
+	struct blk_stats_cpu	*q_stats_cpu;		/* [I] per CPU: the per-request counters */
+	u32			q_stats_ncpu;		/* [I] how many */
+	u32			q_io_stamp;		/* [atomic] jiffies busy time counted to */
+	u32			q_io_ticks;		/* [atomic] jiffies with requests in flight
+							 * (wraps after 2^32: 49 days busy) */
 	struct blk_trace	*q_trace;		/* [q] NULL: tracing off */
 	struct mempool		*q_bounce_pool;		/* [I] pages below the bounce limit */
 

@@ -37,15 +37,6 @@ static struct request_queue *find_or_complain(const char *cmd, const char *name)
 
 #define IOSTAT_MAX_QUEUES	32	/* devices one interval report keeps */
 
-/* A snapshot of one queue's counters, taken under its lock. */
-static void stat_snapshot(struct request_queue *q, struct blk_stats *st)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(q->q_lock, flags);
-	*st = q->q_stats;
-	spin_unlock_irqrestore(q->q_lock, flags);
-}
 
 /* x.y with one decimal from a value scaled by 10. */
 #define D10(v)	(unsigned long long)((v) / 10), (unsigned)((v) % 10)
@@ -75,8 +66,7 @@ static void iostat_line(struct request_queue *q, const struct blk_stats *now,
 		u64 wm = now->st_merges[1] - then->st_merges[1];
 		u64 rt = (now->st_ticks_ns[0] - then->st_ticks_ns[0]) / 100000;	/* 0.1 ms */
 		u64 wt = (now->st_ticks_ns[1] - then->st_ticks_ns[1]) / 100000;
-		u64 busy = (now->st_busy_ns - then->st_busy_ns) / 100000;
-		u64 util = busy * 1000 / (per * 10);				/* 0.1 % */
+		u64 util = (now->st_busy_ms - then->st_busy_ms) * 1000 / per;	/* 0.1 % */
 
 		kprintf("%-8s %7llu.%u %7llu.%u %9llu.%u %9llu.%u %7llu.%u %7llu.%u %7llu.%u %7llu.%u %5llu.%u\n",
 			q->q_name, D10(rd * 10000 / per), D10(wr * 10000 / per),
@@ -149,7 +139,7 @@ static int cmd_iostat(int argc, char **argv)
 			kprintf("%-8s %11s %13s %13s %11s %11s\n", "device", "tps", "kB_read/s",
 				"kB_wrtn/s", "kB_read", "kB_wrtn");
 		for (i = 0; i < n; i++) {
-			stat_snapshot(qs[i], &now);
+			blk_stat_read(qs[i], &now);
 			iostat_line(qs[i], &now, &prev[i], elapsed, extended);
 			prev[i] = now;
 		}

@@ -79,8 +79,8 @@ static void test_range_reaches_driver(void)
 	CHECK(tdev_bytes(td, 0, 16, 0xab) && tdev_bytes(td, 16, 32, 0) &&
 	      tdev_bytes(td, 48, 52, 0xab) && tdev_bytes(td, 100, 8, 0) &&
 	      tdev_bytes(td, 108, 148, 0xab));
-	CHECK_EQ(td->td_q->q_stats.st_ios[1], 2);	/* counted as writes */
-	CHECK_EQ(td->td_q->q_stats.st_sectors[1], 40);
+	CHECK_EQ(blk_stat_snapshot(td->td_q).st_ios[1], 2);	/* counted as writes */
+	CHECK_EQ(blk_stat_snapshot(td->td_q).st_sectors[1], 40);
 	tbio_free_slots(2);
 	tdev_destroy(td);
 	CHECK_EQ(host_mempool_live, 0);
@@ -114,7 +114,7 @@ static void test_split_by_limits(void)
 	for (i = 1; i < td->td_nlog; i++)
 		CHECK_EQ((td->td_log[i].l_pos - 2) % 8, 0);
 	CHECK_EQ(td->td_log[3].l_pos + td->td_log[3].l_bytes / 512, 1300);
-	CHECK(td->td_q->q_stats.st_splits >= 5);
+	CHECK(blk_stat_snapshot(td->td_q).st_splits >= 5);
 
 	/* Write zeroes splits by its own limit, ignoring the discard unit. */
 	td->td_nlog = 0;
@@ -151,7 +151,7 @@ static void test_no_merge_with_data(void)
 	CHECK_EQ(blk_trace_count(td->td_q, seq, BLK_TA_BACKMERGE), 0);
 	CHECK_EQ(blk_trace_count(td->td_q, seq, BLK_TA_FRONTMERGE), 0);
 	CHECK_EQ(blk_trace_count(td->td_q, seq, BLK_TA_RQMERGE), 0);
-	CHECK_EQ(td->td_q->q_stats.st_merges[1], 0);
+	CHECK_EQ(blk_stat_snapshot(td->td_q).st_merges[1], 0);
 	tbio_free_slots(7);
 	tdev_destroy(td);
 	CHECK_EQ(host_mempool_live, 0);

@@ -253,7 +253,7 @@ static void test_flush_short_paths(void)
 		}
 		got[i] = 0;
 		CHECK_STR(got, c[k].want);
-		CHECK_EQ(td->td_q->q_stats.st_flushes, nf);
+		CHECK_EQ(blk_stat_snapshot(td->td_q).st_flushes, nf);
 		fx_check_all(x, c[k].cache);
 		fx_end(x);
 	}
@@ -376,7 +376,7 @@ static void test_flush_fua_waits_for_data(void)
 	CHECK(tres[0].r_calls == 0 && x->x_nflush == 1);	/* 0 is not durable yet */
 	fx_complete(x, 0);
 	fx_check_io(x, 0, BLK_FLUSH_CACHE);
-	CHECK_EQ(x->x_td->td_q->q_stats.st_flushes, 1);
+	CHECK_EQ(blk_stat_snapshot(x->x_td->td_q).st_flushes, 1);
 	fx_end(x);
 }
 

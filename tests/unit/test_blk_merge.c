@@ -394,8 +394,8 @@ static void test_merge_decisions(void)
 	CHECK_EQ(blk_rq_pos(&rq), 92);
 	CHECK(rq.rq_bio == prev);
 	CHECK_EQ(rq.rq_nr_phys_segments, 3);
-	CHECK_EQ(q->q_stats.st_merges[1], 2);
 	spin_unlock_irq(q->q_lock);
+	CHECK_EQ(blk_stat_snapshot(q).st_merges[1], 2);
 	tbio_free(base);
 	tbio_free(next);
 	tbio_free(prev);

@@ -455,7 +455,7 @@ static void mq_stress(const char *elv, u32 hw, bool switching)
 	CHECK_EQ(fd->bad_tag, 0);
 	CHECK(fd->busy > 0 && fd->requeues > 0);
 	CHECK(fd->multi_bio > 0);			/* bios did merge */
-	CHECK(fd->q->q_stats.st_merges[1] > 0);
+	CHECK(blk_stat_snapshot(fd->q).st_merges[1] > 0);
 	for (c = 0; c < FD_CHUNKS; c++)			/* the device holds the model */
 		for (k = 0; k < FD_CHUNK * SECTOR_SIZE / 4; k += 37) {
 			sector_t s = (sector_t)c * FD_CHUNK + k / (SECTOR_SIZE / 4);
@@ -470,7 +470,7 @@ static void mq_stress(const char *elv, u32 hw, bool switching)
 		}
 	CHECK_EQ(blk_mq_tags_in_use(fd->q), 0);
 	CHECK_EQ(fd->q->q_rq_in_use, 0);
-	CHECK_EQ(fd->q->q_stats.st_in_flight, 0);
+	CHECK_EQ(blk_stat_snapshot(fd->q).st_in_flight, 0);
 	fd_destroy();
 }
 
@@ -512,7 +512,7 @@ static void flush_case(u32 flush_flags, const char *elv)
 	CHECK_EQ(fd->bad_shape, 0);
 	CHECK_EQ(fd->bad_tag, 0);
 	CHECK(fd->flush_max == 1);			/* C1: one flush in flight */
-	CHECK(fd->q->q_stats.st_flushes > 0);
+	CHECK(blk_stat_snapshot(fd->q).st_flushes > 0);
 	CHECK_EQ(blk_mq_tags_in_use(fd->q), 0);
 	fd_destroy();
 }

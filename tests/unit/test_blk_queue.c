@@ -43,9 +43,9 @@ static void test_sequential_merge_to_limit(void)
 		CHECK(tres[i].r_calls == 1 && tres[i].r_error == 0);
 	CHECK(tdev_check(td, 0, NBIO * 8, 1));
 	CHECK_EQ(blk_trace_count(td->td_q, seq, BLK_TA_BACKMERGE), NBIO - 8);
-	CHECK_EQ(td->td_q->q_stats.st_merges[1], NBIO - 8);
-	CHECK_EQ(td->td_q->q_stats.st_ios[1], 8);
-	CHECK_EQ(td->td_q->q_stats.st_sectors[1], NBIO * 8);
+	CHECK_EQ(blk_stat_snapshot(td->td_q).st_merges[1], NBIO - 8);
+	CHECK_EQ(blk_stat_snapshot(td->td_q).st_ios[1], 8);
+	CHECK_EQ(blk_stat_snapshot(td->td_q).st_sectors[1], NBIO * 8);
 	tbio_free_slots(NBIO);
 	tdev_destroy(td);
 	CHECK_EQ(host_mempool_live, 0);
@@ -70,8 +70,8 @@ static void test_front_and_gap_merge(void)
 	CHECK_EQ(td->td_log[0].l_pos, 16);	/* the read first: deadline prefers reads */
 	CHECK_EQ(td->td_log[1].l_pos, 0);
 	CHECK_EQ(td->td_log[1].l_bytes, 32 * 512);
-	CHECK_EQ(td->td_q->q_stats.st_in_flight, 0);
-	CHECK_EQ(td->td_q->q_stats.st_ios[1], 1);
+	CHECK_EQ(blk_stat_snapshot(td->td_q).st_in_flight, 0);
+	CHECK_EQ(blk_stat_snapshot(td->td_q).st_ios[1], 1);
 	tbio_free_slots(5);
 	tdev_destroy(td);
 }
@@ -138,7 +138,7 @@ static void test_split_to_limits_data(void)
 	}
 	for (i = 0; i < (int)td->td_nlog; i++)
 		CHECK(td->td_log[i].l_bytes <= 3 * 512);
-	CHECK(q->q_stats.st_splits > 0);
+	CHECK(blk_stat_snapshot(q).st_splits > 0);
 	tbio_free_slots(8);
 	/* Read back through the same limits into fresh pages. */
 	for (i = 0; i < 8; i++) {
@@ -208,7 +208,7 @@ static void test_requeue_stop_start(void)
 	blk_queue_submit_bio(td->td_q, tbios[0]);
 	CHECK_EQ(tres[0].r_calls, 0);
 	CHECK(td->td_q->q_flags & QUEUE_FLAG_STOPPED);
-	CHECK_EQ(td->td_q->q_stats.st_requeues, 1);
+	CHECK_EQ(blk_stat_snapshot(td->td_q).st_requeues, 1);
 	spin_lock_irqsave(td->td_q->q_lock, flags);
 	blk_start_queue(td->td_q);
 	spin_unlock_irqrestore(td->td_q->q_lock, flags);
@@ -284,7 +284,7 @@ static void test_timeout_retries(void)
 	CHECK_EQ(timeouts_seen, BLK_DEF_MAX_RETRIES + 1);
 	CHECK_EQ(td->td_nlog, BLK_DEF_MAX_RETRIES + 1);	/* re-issued each retry */
 	CHECK(tres[0].r_calls == 1 && tres[0].r_error == -EIO);
-	CHECK_EQ(q->q_stats.st_timeouts, BLK_DEF_MAX_RETRIES + 1);
+	CHECK_EQ(blk_stat_snapshot(q).st_timeouts, BLK_DEF_MAX_RETRIES + 1);
 	CHECK_EQ(q->q_in_driver, 0);
 	/* More time, then it completes after all. */
 	timeout_verdict = BLK_EH_RESET_TIMER;
@@ -321,7 +321,7 @@ static void test_error_reaches_every_bio(void)
 	CHECK_EQ(td->td_nlog, 1);
 	for (i = 0; i < 3; i++)
 		CHECK(tres[i].r_calls == 1 && tres[i].r_error == -EIO);
-	CHECK_EQ(td->td_q->q_stats.st_errors, 1);
+	CHECK_EQ(blk_stat_snapshot(td->td_q).st_errors, 1);
 	tbio_free_slots(3);
 	tdev_destroy(td);
 }
@@ -414,7 +414,7 @@ static void test_pool_dry_in_interrupt(void)
 	for (i = 0; i <= BLK_DEF_NR_REQUESTS; i++)
 		CHECK(tres[i].r_calls == 1 && tres[i].r_error == 0);
 	CHECK_EQ(td->td_q->q_rq_in_use, 0);
-	CHECK_EQ(td->td_q->q_stats.st_in_flight, 0);
+	CHECK_EQ(blk_stat_snapshot(td->td_q).st_in_flight, 0);
 	tbio_free_slots(BLK_DEF_NR_REQUESTS + 1);
 	tdev_destroy(td);
 }

@@ -191,7 +191,7 @@ static void test_tags(void)
 	CHECK_EQ(td->td_nheld, 4);
 	CHECK_EQ(td->td_log[4].l_pos, 0);	/* requeued in tag order */
 	CHECK_EQ(td->td_log[7].l_pos, 24);
-	CHECK_EQ(q->q_stats.st_requeues, 4);
+	CHECK_EQ(blk_stat_snapshot(q).st_requeues, 4);
 	while (td->td_nheld)
 		tdev_complete(td);
 	for (i = 0; i < 10; i++)
@@ -266,17 +266,17 @@ static void test_bounce_roundtrip(void)
 	blk_queue_submit_bio(q, b);
 	CHECK(tres[0].r_calls == 1 && tres[0].r_error == 0);
 	CHECK(tdev_check(td, 100, 32, 5));
-	CHECK_EQ(q->q_stats.st_bounces, 1);
-	CHECK_EQ(q->q_stats.st_bounce_pages, 2);
+	CHECK_EQ(blk_stat_snapshot(q).st_bounces, 1);
+	CHECK_EQ(blk_stat_snapshot(q).st_bounce_pages, 2);
 	tbio_slot(HOST_MEM_HIGH4G, 0, 100, 32, 512, 1);
 	blk_queue_submit_bio(q, tbios[1]);
 	CHECK(tres[1].r_calls == 1 && tbio_check(tbios[1], 100, 5));
-	CHECK_EQ(q->q_stats.st_bounces, 2);
+	CHECK_EQ(blk_stat_snapshot(q).st_bounces, 2);
 	/* Nothing reachable is bounced. */
 	tbio_slot(HOST_MEM_NORMAL, 0, 100, 32, 0, 2);
 	blk_queue_submit_bio(q, tbios[2]);
 	CHECK(tres[2].r_calls == 1 && tbio_check(tbios[2], 100, 5));
-	CHECK_EQ(q->q_stats.st_bounces, 2);
+	CHECK_EQ(blk_stat_snapshot(q).st_bounces, 2);
 	tbio_free_slots(3);
 	tdev_destroy(td);
 	CHECK_EQ(host_mempool_live, 0);
@@ -309,7 +309,7 @@ static void test_bounce_alignment_packing(void)
 	blk_queue_submit_bio(q, b);
 	CHECK(r.r_calls == 1 && r.r_error == 0);
 	CHECK(tdev_check(td, 7, 10, 11));
-	CHECK_EQ(q->q_stats.st_bounces, 1);
+	CHECK_EQ(blk_stat_snapshot(q).st_bounces, 1);
 	for (i = 0; i < 4; i++)
 		__free_pages(pg[i], 0);
 	bio_put(b);

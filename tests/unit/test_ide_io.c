@@ -200,7 +200,7 @@ static void test_dma_every_range(void)
 	CHECK_EQ(sim.s_prd_bad, 0);
 	CHECK_EQ(sim.s_prd_tables, sim.s_dma_cmds);
 	/* Pages above 4 GiB cannot be in a PRD: they were bounced. */
-	CHECK(queue(0)->q_stats.st_bounces > 0);
+	CHECK(blk_stat_snapshot(queue(0)).st_bounces > 0);
 	CHECK_EQ(irq_none, 0);
 	teardown();
 }
@@ -281,7 +281,7 @@ static void test_pio_highmem_unaligned(void)
 	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 5008, 1, 0, 7, &ok), 0);
 	CHECK(ok);		/* the middle of the write landed where it should */
 	CHECK_EQ(sim.s_dma_cmds, 0);
-	CHECK_EQ(queue(0)->q_stats.st_bounces, 0);	/* kmap_atomic reaches everything */
+	CHECK_EQ(blk_stat_snapshot(queue(0)).st_bounces, 0);	/* kmap_atomic reaches everything */
 	teardown();
 }
 
@@ -368,7 +368,7 @@ static void test_timeout_gives_up(void)
 	sim.s_silent = 100;
 	CHECK_EQ(io(0, HOST_MEM_NORMAL, false, 10, 1, 0, 0, NULL), -EIO);
 	CHECK_EQ(sim.s_resets, 3);		/* the first try and two retries */
-	CHECK_EQ(queue(0)->q_stats.st_timeouts, 3);
+	CHECK_EQ(blk_stat_snapshot(queue(0)).st_timeouts, 3);
 	CHECK_EQ(ch->ch_drive[0].dr_timeouts, 3);
 	CHECK_EQ(ch->ch_drive[0].dr_errors, 1);
 	sim.s_silent = 0;
