@@ -7,6 +7,10 @@
  * Allocation comes from mempools (a bio pool, and vector pools of 16, 64
  * and 256 entries; up to BIO_INLINE_VECS entries live inside the bio), so
  * with GFP_NOIO it cannot fail: it waits for an I/O to give one back.
+ * Each CPU keeps up to BIO_CPU_CACHE freed bios of its own and allocates
+ * from them first, with interrupts off and no lock: the pools' locks are
+ * shared by every CPU, and a bio per I/O is the block layer's hottest
+ * allocation.
  *
  * Splitting never copies the vector: the front part is a clone whose
  * bvec_iter stops at the split sector, the original's iter moves past it,
@@ -29,6 +33,7 @@
 #define BIO_INLINE_VECS	4u
 #define BIO_POOL_MIN	16	/* bios kept in reserve for the I/O path */
 #define BVEC_POOL_MIN	4
+#define BIO_CPU_CACHE	64	/* freed bios a CPU keeps for its next allocations */
 
 /* Vector pool sizes, smallest first; the last is BIO_MAX_VECS. */
 static const u16 bvec_pool_sizes[] = { 16, 64, BIO_MAX_VECS };
@@ -43,6 +48,62 @@ struct bio_set {
 };
 
 static struct bio_set bio_set;
+
+/* One CPU's freed bios, chained through bi_next; touched by that CPU only, interrupts off. */
+struct bio_cpu_cache {
+	struct bio	*bc_free;
+	u32		bc_nr;
+} __attribute__((aligned(64)));
+
+static struct bio_cpu_cache bio_cpu_cache[NR_CPUS];
+
+static struct bio *bio_cache_get(void)
+{
+	struct bio_cpu_cache *c;
+	unsigned long flags;
+	struct bio *b;
+
+	local_irq_save(flags);
+	c = &bio_cpu_cache[smp_processor_id()];
+	b = c->bc_free;
+	if (b) {
+		c->bc_free = b->bi_next;
+		c->bc_nr--;
+	}
+	local_irq_restore(flags);
+	return b;
+}
+
+/**
+ * bio_cache_drain - give the bios this CPU keeps back to the pool (a
+ * leak check, or memory wanted back).
+ */
+void bio_cache_drain(void)
+{
+	struct bio *b;
+
+	while ((b = bio_cache_get()))
+		mempool_free(b, bio_set.bs_bio_pool);
+}
+
+/* Keep b for this CPU's next bio_alloc; false if the cache is full. */
+static bool bio_cache_put(struct bio *b)
+{
+	struct bio_cpu_cache *c;
+	unsigned long flags;
+	bool kept;
+
+	local_irq_save(flags);
+	c = &bio_cpu_cache[smp_processor_id()];
+	kept = c->bc_nr < BIO_CPU_CACHE;
+	if (kept) {
+		b->bi_next = c->bc_free;
+		c->bc_free = b;
+		c->bc_nr++;
+	}
+	local_irq_restore(flags);
+	return kept;
+}
 
 /* Free whatever part of the bio set exists; NULL members are skipped. */
 static void bio_free_pools(void)
@@ -131,7 +192,9 @@ struct bio *bio_alloc(gfp_t gfp, unsigned nr_vecs)
 		if (!vecs)
 			return NULL;
 	}
-	b = mempool_alloc(bio_set.bs_bio_pool, gfp);
+	b = bio_cache_get();
+	if (!b)
+		b = mempool_alloc(bio_set.bs_bio_pool, gfp);
 	if (!b) {
 		if (vecs)
 			mempool_free(vecs, bio_set.bs_bvec_pool[i]);
@@ -167,7 +230,8 @@ void bio_put(struct bio *bio)
 		return;
 	if (bio->bi_pool)
 		mempool_free(bio->bi_io_vec, bio->bi_pool);
-	mempool_free(bio, bio_set.bs_bio_pool);
+	if (!bio_cache_put(bio))
+		mempool_free(bio, bio_set.bs_bio_pool);
 }
 
 /* Does [page + offset, ...) continue the memory of vector entry v? */

@@ -177,6 +177,7 @@ void bvec_iter_advance(const struct bio_vec *vec, struct bvec_iter *it, u32 byte
 int bio_init_pools(void);
 struct bio *bio_alloc(gfp_t gfp, unsigned nr_vecs);
 void bio_get(struct bio *bio);
+void bio_cache_drain(void);
 void bio_put(struct bio *bio);
 int bio_add_page(struct bio *bio, struct page *page, u32 len, u32 offset);
 struct bio *bio_clone(struct bio *src, gfp_t gfp);

@@ -267,13 +267,14 @@ static bool rq_fits(const struct request *rq, u32 sectors, u32 segs)
 
 /**
  * blk_try_back_merge - append bio to rq if it continues rq on disk.
- * Return: true when merged.  Queue lock held.
+ * Return: true when merged.  The lock that guards rq held: the queue
+ * lock, or for a request staged on a multi-queue software queue with no
+ * elevator, that queue's ctx->lock (interrupts off either way).
  */
 bool blk_try_back_merge(struct request_queue *q, struct request *rq, struct bio *bio)
 {
 	u32 segs;
 
-	assert_spin_locked(q->q_lock);
 	if (!blk_rq_merge_ok(rq, bio) ||
 	    blk_rq_pos(rq) + blk_rq_sectors(rq) != bio->bi_iter.bi_sector)
 		return false;
@@ -293,13 +294,13 @@ bool blk_try_back_merge(struct request_queue *q, struct request *rq, struct bio 
 
 /**
  * blk_try_front_merge - prepend bio to rq if rq continues bio on disk.
- * Return: true when merged (rq's start sector moved).  Queue lock held.
+ * Return: true when merged (rq's start sector moved).  Locks: as
+ * blk_try_back_merge().
  */
 bool blk_try_front_merge(struct request_queue *q, struct request *rq, struct bio *bio)
 {
 	u32 segs;
 
-	assert_spin_locked(q->q_lock);
 	if (!blk_rq_merge_ok(rq, bio) || bio_end_sector(bio) != blk_rq_pos(rq))
 		return false;
 	segs = blk_bio_segments(&q->q_limits, bio);

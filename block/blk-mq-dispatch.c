@@ -1,7 +1,7 @@
 /*
  * blk-mq hardware queues: running them (the dispatch loop that calls
  * ops->queue_rq), BUSY and restart, stopping and quiescing, polling,
- * iterating over started requests, and request timeouts.
+ * iterating over started requests.
  *
  * A run takes requests from the hardware queue's dispatch list, refilled
  * from the software queues or the elevator (blk-mq-sched.c), and issues
@@ -13,14 +13,8 @@
  * on.  BUSY puts the request back at the head and marks the queue
  * RESTART: the next completion of that queue runs it again; a completion
  * that slipped in between the BUSY answer and the mark is caught by the
- * hctx's completion count.
- *
- * Timeouts: the queue's timer only schedules deferred work, which takes
- * the requests past their deadline off the timeout list under the queue
- * lock and hands each to ops->timeout with no lock held (no hook: the
- * clock restarts, since the driver still holds the request).  Polled
- * queues get a poll every tick the same way, while the device holds
- * requests.
+ * hctx's completion count.  Polled queues get a poll from deferred work
+ * every tick while the device holds requests.
  */
 #include "block/blk.h"
 #include "block/blk-mq-priv.h"
@@ -29,7 +23,6 @@
 #include "kernel/irq.h"
 #include "kernel/time.h"
 
-#define BLK_MQ_TIMEOUT_BATCH	32u	/* expired requests handled per pass */
 #define BLK_MQ_QUIESCE_MS	30000u	/* longest wait for a running dispatch to end, ms */
 
 /* Put rq on its hardware queue's dispatch list.  Any context, any lock but hctx's. */
@@ -119,7 +112,7 @@ static int blk_mq_issue_one(struct blk_mq_hw_ctx *hctx, struct request *rq, bool
 		return 1;
 	if (ret == BLK_MQ_RQ_BUSY) {
 		if (early)
-			blk_mq_unstart(hctx->queue, rq, list);
+			blk_mq_unstart(hctx, rq, list);
 		blk_mq_return_batch(hctx, list);
 		return blk_mq_busy(hctx, rq, seen) ? 0 : -1;
 	}
@@ -149,7 +142,7 @@ static u32 blk_mq_dispatch(struct blk_mq_hw_ctx *hctx)
 			if (!blk_mq_take_batch(hctx, &list))
 				break;
 			if (early)
-				blk_mq_start_batch(q, &list);
+				blk_mq_start_batch(hctx, &list);
 		}
 		rq = list_first_entry(&list, struct request, rq_queuelist);
 		list_del_init(&rq->rq_queuelist);
@@ -165,7 +158,7 @@ static u32 blk_mq_dispatch(struct blk_mq_hw_ctx *hctx)
 	}
 	if (!list_empty(&list)) {	/* stopped with some in hand */
 		if (early)
-			blk_mq_unstart(q, NULL, &list);
+			blk_mq_unstart(hctx, NULL, &list);
 		blk_mq_return_batch(hctx, &list);
 	}
 	if (uncommitted && ops->commit_rqs)
@@ -188,28 +181,6 @@ static void blk_mq_run_locked(struct blk_mq_hw_ctx *hctx, unsigned long flags, u
 	hctx->state &= ~BLK_MQ_S_RUNNING;
 	hctx->queued += issued;
 	spin_unlock_irqrestore(&hctx->lock, flags);
-}
-
-/**
- * blk_mq_claim_direct - may a new request of q go straight to hctx's
- * driver?  Yes when the device holds none of q's requests and no
- * dispatch runs; then hctx is claimed (RUNNING) for blk_mq_issue_direct().
- * Queue lock held (hctx->lock nests inside it).
- */
-bool blk_mq_claim_direct(struct request_queue *q, struct blk_mq_hw_ctx *hctx)
-{
-	bool ok;
-
-	if (q->q_in_driver)
-		return false;
-	spin_lock(&hctx->lock);
-	ok = !(hctx->state & (BLK_MQ_S_STOPPED | BLK_MQ_S_RUNNING)) && list_empty(&hctx->dispatch);
-	if (ok) {
-		hctx->state = (hctx->state | BLK_MQ_S_RUNNING) & ~BLK_MQ_S_RESTART;
-		hctx->run++;
-	}
-	spin_unlock(&hctx->lock);
-	return ok;
 }
 
 /**
@@ -371,96 +342,9 @@ void blk_mq_poll_timer(struct timer_list *t)
 void blk_mq_poll_work(struct work *w)
 {
 	struct request_queue *q = container_of(w, struct request_queue, q_mq_poll_work);
-	unsigned long flags;
 
+	/* A start that finds the timer idle arms it: nothing is missed unlocked. */
 	blk_poll(q);
-	spin_lock_irqsave(q->q_lock, flags);
-	if (q->q_in_driver && !timer_pending(&q->q_mq_poll_timer))
+	if (blk_mq_in_driver(q) && !timer_pending(&q->q_mq_poll_timer))
 		mod_timer(&q->q_mq_poll_timer, get_jiffies_64() + 1);
-	spin_unlock_irqrestore(q->q_lock, flags);
-}
-
-/* The timeout timer fired (interrupt context): the work does the rest. */
-void blk_mq_timeout_timer(struct timer_list *t)
-{
-	struct request_queue *q = container_of(t, struct request_queue, q_timeout_timer);
-
-	schedule_work(&q->q_mq_timeout_work);
-}
-
-/* Queue lock held: take up to max expired requests off the list; re-arm the timer. */
-static u32 blk_mq_collect_expired(struct request_queue *q, struct request **out, u32 max)
-{
-	u64 now = get_jiffies_64(), next = ~0ULL;
-	struct request *rq, *n;
-	u32 nr = 0;
-
-	list_for_each_entry_safe(rq, n, &q->q_timeout_list, rq_timeout_list) {
-		if (rq->rq_deadline > now || nr == max) {
-			next = min(next, rq->rq_deadline);
-			continue;
-		}
-		blk_delete_timer(rq);
-		rq->rq_state |= RQF_TIMING_OUT;
-		q->q_stats.st_timeouts++;
-		__blk_trace(q, BLK_TA_TIMEOUT, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags,
-			    (s32)rq->rq_retries);
-		out[nr++] = rq;
-	}
-	if (next != ~0ULL)
-		mod_timer(&q->q_timeout_timer, next);
-	return nr;
-}
-
-/* One expired request: ask the driver (no lock held), then do what it says. */
-static void blk_mq_rq_timed_out(struct request_queue *q, struct request *rq)
-{
-	enum blk_eh_timer_return ret;
-	unsigned long flags;
-
-	spin_lock_irqsave(q->q_lock, flags);
-	if (!(rq->rq_state & RQF_TIMING_OUT)) {		/* it completed meanwhile */
-		spin_unlock_irqrestore(q->q_lock, flags);
-		return;
-	}
-	spin_unlock_irqrestore(q->q_lock, flags);
-	/* Without a hook the driver still holds rq: failing it would end it twice. */
-	ret = q->q_mq_ops->timeout ? q->q_mq_ops->timeout(rq) : BLK_EH_RESET_TIMER;
-	switch (ret) {
-	case BLK_EH_RETRY:
-		if (++rq->rq_retries <= q->q_max_retries) {
-			blk_mq_requeue_request(rq, true);
-			break;
-		}
-		blk_mq_end_request(rq, -EIO);
-		break;
-	case BLK_EH_RESET_TIMER:
-		spin_lock_irqsave(q->q_lock, flags);
-		rq->rq_state &= ~RQF_TIMING_OUT;
-		blk_add_timer(rq);
-		spin_unlock_irqrestore(q->q_lock, flags);
-		break;
-	case BLK_EH_FAIL:
-		blk_mq_end_request(rq, -EIO);
-		break;
-	case BLK_EH_HANDLED:
-		break;
-	}
-}
-
-/* Deferred work: handle every request of the queue past its deadline. */
-void blk_mq_timeout_work(struct work *w)
-{
-	struct request_queue *q = container_of(w, struct request_queue, q_mq_timeout_work);
-	struct request *expired[BLK_MQ_TIMEOUT_BATCH];
-	unsigned long flags;
-	u32 nr, i;
-
-	do {
-		spin_lock_irqsave(q->q_lock, flags);
-		nr = blk_mq_collect_expired(q, expired, BLK_MQ_TIMEOUT_BATCH);
-		spin_unlock_irqrestore(q->q_lock, flags);
-		for (i = 0; i < nr; i++)
-			blk_mq_rq_timed_out(q, expired[i]);
-	} while (nr == BLK_MQ_TIMEOUT_BATCH);
 }

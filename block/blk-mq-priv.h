@@ -4,11 +4,14 @@
  * scheduler glue and the deferred run.  Drivers include block/blk-mq.h.
  *
  * Locks, outermost first: q->q_lock (the scheduler lock: elevator, merge
- * lookups, stats, trace, timeouts, flush sequences) -> ctx->lock ->
- * hctx->lock.  queue_rq() runs with none of them held.  A path that
- * wants a hardware queue run while it holds the queue lock sets
- * q->q_rerun ("a run is owed") and the run happens when it unlocks with
- * blk_queue_unlock().
+ * lookups into it, plugging, trace, flush sequences, parked bios) ->
+ * ctx->lock (a CPU's staged requests) -> hctx->lock (dispatch list, and
+ * the requests on the device: blk-mq-timeout.c).  queue_rq() runs with
+ * none of them held.  With no elevator a request is made, issued and
+ * ended without the queue lock (blk-mq.c): CPUs on different hardware
+ * queues then share only atomic tag words.  A path that wants a hardware
+ * queue run while it holds the queue lock sets q->q_rerun ("a run is
+ * owed") and the run happens when it unlocks with blk_queue_unlock().
  *
  * Lock legend: [I] immutable after set-up, [c] ctx->lock.
  */
@@ -64,24 +67,31 @@ void blk_mq_put_request(struct request_queue *q, struct request *rq);
 void blk_mq_exit_queue(struct request_queue *q);
 void blk_mq_flush_borrow_tag(struct request *flush_rq, struct request *owner);
 void blk_mq_flush_return_tag(struct request *flush_rq);
-void blk_mq_start_batch(struct request_queue *q, struct list_head *list);
-void blk_mq_unstart(struct request_queue *q, struct request *rq, struct list_head *list);
+
+/* blk-mq-timeout.c: requests on the device ([h]), and their timeouts. */
+bool blk_mq_claim_direct(struct blk_mq_hw_ctx *hctx, struct request *rq);
+void blk_mq_start_batch(struct blk_mq_hw_ctx *hctx, struct list_head *list);
+void blk_mq_unstart(struct blk_mq_hw_ctx *hctx, struct request *rq, struct list_head *list);
+void blk_mq_leave_driver(struct request *rq);
+u32 blk_mq_in_driver(const struct request_queue *q);
+void blk_mq_timeout_timer(struct timer_list *t);
+void blk_mq_timeout_work(struct work *w);
 
 /* blk-mq-dispatch.c */
 void blk_mq_add_dispatch(struct request *rq, bool at_head);
-void blk_mq_timeout_timer(struct timer_list *t);
-void blk_mq_timeout_work(struct work *w);
 void blk_mq_run_work_fn(struct work *w);
 void blk_mq_poll_timer(struct timer_list *t);
 void blk_mq_poll_work(struct work *w);
-bool blk_mq_claim_direct(struct request_queue *q, struct blk_mq_hw_ctx *hctx);
 void blk_mq_issue_direct(struct blk_mq_hw_ctx *hctx, struct request *rq);
 
-/* blk-mq-sched.c: queue lock held for the first four. */
+/* blk-mq-sched.c: queue lock held for the first four; not for the next three. */
 bool blk_mq_sched_bio_merge(struct request_queue *q, struct blk_mq_ctx *ctx, struct bio *bio);
 void blk_mq_sched_insert(struct request_queue *q, struct blk_mq_ctx *ctx, struct request *rq);
 u32 blk_mq_sched_queued(struct request_queue *q);
 bool blk_mq_sched_may_bypass(struct request_queue *q);
+bool blk_mq_ctx_bio_merge(struct request_queue *q, struct blk_mq_ctx *ctx, struct bio *bio);
+void blk_mq_ctx_insert(struct blk_mq_ctx *ctx, struct request *rq);
+bool blk_mq_sched_in_use(const struct request_queue *q);
 bool blk_mq_sched_fill(struct blk_mq_hw_ctx *hctx);
 bool blk_mq_hctx_has_work(struct blk_mq_hw_ctx *hctx);
 

@@ -23,15 +23,18 @@
 
 static bool blk_mq_use_elevator(const struct request_queue *q)
 {
-	return q->q_elevator && !(q->q_flags & QUEUE_FLAG_BYPASS);
+	return READ_ONCE(q->q_elevator) && !(READ_ONCE(q->q_flags) & QUEUE_FLAG_BYPASS);
 }
 
-/* Queue and ctx locks held: merge bio into one of ctx's newest staged requests. */
+/* ctx->lock held: merge bio into one of ctx's newest staged requests. */
 static bool blk_mq_ctx_merge(struct request_queue *q, struct blk_mq_ctx *ctx, struct bio *bio)
 {
 	struct request *rq;
 	u32 n = 0;
 
+	if ((q->q_flags & QUEUE_FLAG_NOMERGES) || (bio->bi_rw & REQ_NOMERGE_FLAGS) ||
+	    !bio->bi_iter.bi_size)
+		return false;
 	list_for_each_entry_reverse(rq, &ctx->rq_list, rq_queuelist) {
 		if (n++ == BLK_MQ_CTX_MERGE_SCAN)
 			break;
@@ -52,13 +55,44 @@ bool blk_mq_sched_bio_merge(struct request_queue *q, struct blk_mq_ctx *ctx, str
 	assert_spin_locked(q->q_lock);
 	if (blk_mq_use_elevator(q))
 		return elv_bio_merge(q, bio);
-	if ((q->q_flags & QUEUE_FLAG_NOMERGES) || (bio->bi_rw & REQ_NOMERGE_FLAGS) ||
-	    !bio->bi_iter.bi_size)
-		return false;
 	spin_lock(&ctx->lock);
 	merged = blk_mq_ctx_merge(q, ctx, bio);
 	spin_unlock(&ctx->lock);
 	return merged;
+}
+
+/**
+ * blk_mq_ctx_bio_merge - with no elevator, merge bio into a request
+ * staged on ctx; no queue lock.  Return: true when merged.
+ */
+bool blk_mq_ctx_bio_merge(struct request_queue *q, struct blk_mq_ctx *ctx, struct bio *bio)
+{
+	unsigned long flags;
+	bool merged;
+
+	if (!READ_ONCE(ctx->nr_queued))
+		return false;
+	spin_lock_irqsave(&ctx->lock, flags);
+	merged = blk_mq_ctx_merge(q, ctx, bio);
+	spin_unlock_irqrestore(&ctx->lock, flags);
+	return merged;
+}
+
+/* Stage rq on software queue ctx (no elevator in use). */
+void blk_mq_ctx_insert(struct blk_mq_ctx *ctx, struct request *rq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctx->lock, flags);
+	list_add_tail(&rq->rq_queuelist, &ctx->rq_list);
+	ctx->nr_queued++;
+	spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
+/* Is an elevator in use on q?  A snapshot, for the no-lock path. */
+bool blk_mq_sched_in_use(const struct request_queue *q)
+{
+	return blk_mq_use_elevator(q);
 }
 
 /* Queue lock held: rq waits in the elevator, or in software queue ctx. */
@@ -70,10 +104,7 @@ void blk_mq_sched_insert(struct request_queue *q, struct blk_mq_ctx *ctx, struct
 		return;
 	}
 	__blk_trace(q, BLK_TA_INSERT, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, 0);
-	spin_lock(&ctx->lock);
-	list_add_tail(&rq->rq_queuelist, &ctx->rq_list);
-	ctx->nr_queued++;
-	spin_unlock(&ctx->lock);
+	blk_mq_ctx_insert(ctx, rq);
 }
 
 /* Queue lock held: requests waiting in the elevator and the software queues. */

@@ -143,6 +143,7 @@ static int blk_mq_init_hctxs(struct request_queue *q, struct blk_mq_tag_set *set
 		q->q_nr_hw_queues = i + 1;
 		spin_lock_init(&hctx->lock, "blk_mq_hw_ctx");
 		INIT_LIST_HEAD(&hctx->dispatch);
+		INIT_LIST_HEAD(&hctx->timeout_list);
 		hctx->queue_num = i;
 		hctx->queue = q;
 		hctx->tags = set->tags[i];
@@ -257,6 +258,65 @@ struct request *blk_mq_tag_to_rq(struct blk_mq_tag_set *set, u32 hctx_idx, u32 t
 }
 
 /*
+ * A free tag of hctx, waiting for one when none is (process context:
+ * the hardware queues run and polled meanwhile, BLK_MQ_TAG_WAIT_MS at
+ * most).  locked: the caller holds the queue lock, flags its saved
+ * interrupt state, and it is dropped while waiting.  Return: the tag, or
+ * -EAGAIN (interrupt context: park the bio) or -EIO (none came back in
+ * time; reported).
+ */
+static int blk_mq_wait_tag(struct request_queue *q, struct blk_mq_hw_ctx *hctx, bool reserved,
+			   bool locked, unsigned long *flags)
+{
+	u64 deadline = 0;
+	int tag;
+
+	while ((tag = blk_mq_get_tag(hctx->tags, reserved)) == BLK_MQ_NO_TAG) {
+		if (in_interrupt())
+			return -EAGAIN;
+		if (!deadline) {
+			deadline = ktime_ms() + BLK_MQ_TAG_WAIT_MS;
+		} else if (ktime_ms() >= deadline) {
+			if (!locked)
+				spin_lock_irqsave(q->q_lock, *flags);
+			blk_rq_fail(q, -EIO);
+			if (!locked)
+				spin_unlock_irqrestore(q->q_lock, *flags);
+			return -EIO;
+		}
+		__atomic_add_fetch(&q->q_rq_waiters, 1, __ATOMIC_RELAXED);
+		if (locked) {
+			__blk_unplug(q);
+			blk_queue_unlock(q, *flags);
+		} else {
+			blk_mq_run_hw_queue(hctx, false);
+		}
+		blk_poll(q);
+		cpu_idle_once();
+		if (locked)
+			spin_lock_irqsave(q->q_lock, *flags);
+		__atomic_sub_fetch(&q->q_rq_waiters, 1, __ATOMIC_RELAXED);
+	}
+	return tag;
+}
+
+/* Interrupts off: tag's request, made ready for q on ctx's hardware queue. */
+static struct request *blk_mq_tag_rq(struct request_queue *q, struct blk_mq_ctx *ctx, int tag)
+{
+	struct blk_mq_hw_ctx *hctx = ctx->hctx;
+	struct request *rq = hctx->tags->static_rqs[tag];
+
+	blk_rq_init(q, rq);
+	rq->rq_tag = tag;
+	rq->rq_mq_hctx = hctx;
+	rq->rq_mq_ctx = ctx;
+	hctx->tags->rqs[tag] = rq;
+	blk_stat_tagged(q);
+	blk_stat_rq_start(q, rq);
+	return rq;
+}
+
+/*
  * Queue lock held: a request of this CPU's hardware queue, or
  * ERR_PTR(-EAGAIN) (interrupt context and no tag: park the bio),
  * ERR_PTR(-EIO) (no tag came back in BLK_MQ_TAG_WAIT_MS; reported).
@@ -266,38 +326,13 @@ static struct request *blk_mq_get_request(struct request_queue *q, bool reserved
 					  unsigned long *flags)
 {
 	struct blk_mq_ctx *ctx = blk_mq_this_ctx(q);
-	struct blk_mq_hw_ctx *hctx = ctx->hctx;
 	struct request *rq;
-	u64 deadline = 0;
-	int tag;
+	int tag = blk_mq_wait_tag(q, ctx->hctx, reserved, true, flags);
 
-	while ((tag = blk_mq_get_tag(hctx->tags, reserved)) == BLK_MQ_NO_TAG) {
-		if (in_interrupt())
-			return ERR_PTR(-EAGAIN);
-		if (!deadline) {
-			deadline = ktime_ms() + BLK_MQ_TAG_WAIT_MS;
-		} else if (ktime_ms() >= deadline) {
-			blk_rq_fail(q, -EIO);
-			return ERR_PTR(-EIO);
-		}
-		q->q_rq_waiters++;
-		__blk_unplug(q);
-		blk_queue_unlock(q, *flags);
-		blk_poll(q);
-		cpu_idle_once();
-		spin_lock_irqsave(q->q_lock, *flags);
-		q->q_rq_waiters--;
-	}
-	rq = hctx->tags->static_rqs[tag];
-	blk_rq_init(q, rq);
-	rq->rq_tag = tag;
-	rq->rq_mq_hctx = hctx;
-	rq->rq_mq_ctx = ctx;
-	hctx->tags->rqs[tag] = rq;
-	q->q_rq_in_use++;
-	blk_stat_tagged(q);
+	if (tag < 0)
+		return ERR_PTR(tag);
+	rq = blk_mq_tag_rq(q, ctx, tag);
 	__blk_trace(q, BLK_TA_TAG, 0, 0, 0, tag);
-	blk_stat_rq_start(q, rq);
 	return rq;
 }
 
@@ -326,8 +361,11 @@ void blk_mq_free_request(struct request *rq)
 	blk_queue_unlock(q, flags);
 }
 
-/* Queue lock held: rq is done with; its tag goes back (from __blk_put_request). */
-void blk_mq_put_request(struct request_queue *q, struct request *rq)
+/*
+ * rq is done with: its tag goes back.  Return: true if the hardware
+ * queues should run (a restart is owed, or someone waits for a tag).
+ */
+static bool blk_mq_free_tag(struct request_queue *q, struct request *rq)
 {
 	struct blk_mq_hw_ctx *hctx = rq->rq_mq_hctx;
 	u32 tag = (u32)rq->rq_tag;
@@ -336,10 +374,15 @@ void blk_mq_put_request(struct request_queue *q, struct request *rq)
 	rq->rq_state = 0;
 	hctx->tags->rqs[tag] = NULL;
 	blk_mq_put_tag(hctx->tags, tag);
-	q->q_rq_in_use--;
 	__atomic_add_fetch(&hctx->nr_completed, 1, __ATOMIC_RELEASE);
-	if ((__atomic_load_n(&hctx->state, __ATOMIC_ACQUIRE) & BLK_MQ_S_RESTART) ||
-	    q->q_rq_waiters || q->q_mq_wait_head)
+	return (__atomic_load_n(&hctx->state, __ATOMIC_ACQUIRE) & BLK_MQ_S_RESTART) ||
+	       __atomic_load_n(&q->q_rq_waiters, __ATOMIC_RELAXED) || READ_ONCE(q->q_mq_wait_head);
+}
+
+/* Queue lock held: rq is done with; its tag goes back (from __blk_put_request). */
+void blk_mq_put_request(struct request_queue *q, struct request *rq)
+{
+	if (blk_mq_free_tag(q, rq))
 		q->q_rerun = true;
 }
 
@@ -379,27 +422,68 @@ void blk_mq_resubmit_parked(struct request_queue *q)
 	}
 }
 
-/* Queue lock held: rq is on the device from now on (its timeout runs). */
-static void __blk_mq_start_request(struct request_queue *q, struct request *rq)
+/*
+ * May bio take the path without the queue lock?  Only when nothing there
+ * needs it: no elevator in use, no flush sequence, tracing off, no bio
+ * parked for a tag (it must go first), the queue not plugged.
+ */
+static bool blk_mq_nolock_ok(struct request_queue *q, const struct bio *bio)
 {
-	KASSERT(!(rq->rq_state & RQF_STARTED));
-	rq->rq_state |= RQF_STARTED;
-	q->q_in_driver++;
-	blk_add_timer(rq);
-	__blk_trace(q, BLK_TA_ISSUE, blk_rq_pos(rq), blk_rq_bytes(rq), rq->rq_cmd_flags, rq->rq_tag);
-	if (blk_queue_polled(q) && !timer_pending(&q->q_mq_poll_timer))
-		mod_timer(&q->q_mq_poll_timer, get_jiffies_64() + 1);
+	return !(bio->bi_rw & REQ_FLUSH_DATA) && !blk_mq_sched_in_use(q) &&
+	       !READ_ONCE(q->q_trace) && !READ_ONCE(q->q_mq_wait_head) &&
+	       !(READ_ONCE(q->q_flags) & QUEUE_FLAG_PLUGGED);
+}
+
+/*
+ * The path of a bio with no elevator: merge into this CPU's software
+ * queue (its ctx->lock), or a tag of this CPU's hardware queue (atomic),
+ * then straight to an idle driver (hctx->lock) or staged on the software
+ * queue and the hardware queue run.  No lock two CPUs on different
+ * hardware queues share.  Return: false to take the locked path instead
+ * (no tag in interrupt context: the bio is parked there).
+ */
+static bool blk_mq_make_request_nolock(struct request_queue *q, struct bio *bio)
+{
+	struct blk_mq_ctx *ctx = blk_mq_this_ctx(q);
+	struct blk_mq_hw_ctx *hctx = ctx->hctx;
+	struct request *rq;
+	unsigned long flags;
+	int tag;
+
+	if (blk_mq_ctx_bio_merge(q, ctx, bio))
+		return true;
+	tag = blk_mq_wait_tag(q, hctx, false, false, &flags);
+	if (tag == -EAGAIN)
+		return false;
+	if (tag < 0) {
+		bio_endio(bio, tag);	/* reported by blk_mq_wait_tag */
+		return true;
+	}
+	local_irq_save(flags);
+	rq = blk_mq_tag_rq(q, ctx, tag);
+	local_irq_restore(flags);
+	rq->rq_state |= RQF_NOLOCK;
+	blk_rq_bio_prep(q, rq, bio);
+	if (!in_interrupt() && blk_mq_claim_direct(hctx, rq)) {
+		blk_mq_issue_direct(hctx, rq);
+		return true;
+	}
+	blk_mq_ctx_insert(ctx, rq);
+	blk_mq_run_hw_queue(hctx, in_interrupt());
+	return true;
 }
 
 /**
  * blk_mq_make_request - the make_request function of multi-queue queues:
- * bio is within the queue's limits and bounced already.  Merges it, or
- * builds a request on a tag and stages it; then runs the hardware queue
- * unless the queue is plugged.  When the queue is idle -- nothing staged,
- * nothing on the device, no scheduler that orders (none or noop) -- the
- * new request skips staging and plugging and goes to queue_rq() at once,
- * as Linux's direct issue: one queue-lock round instead of three, and no
- * plug timer (nothing is there to merge with).
+ * bio is within the queue's limits and bounced already.  With no
+ * elevator it takes the path without the queue lock (above).  Otherwise,
+ * under the queue lock: merge it, or build a request on a tag and stage
+ * it; then run the hardware queue unless the queue is plugged.  When the
+ * queue is idle -- nothing staged, nothing on the device, no scheduler
+ * that orders (noop) -- the new request skips staging and plugging and
+ * goes to queue_rq() at once, as Linux's direct issue: one queue-lock
+ * round instead of three, and no plug timer (nothing is there to merge
+ * with).
  */
 void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 {
@@ -408,6 +492,8 @@ void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 	struct request *rq;
 	unsigned long flags;
 
+	if (blk_mq_nolock_ok(q, bio) && blk_mq_make_request_nolock(q, bio))
+		return;
 	spin_lock_irqsave(q->q_lock, flags);
 	ctx = blk_mq_this_ctx(q);
 	if (!(bio->bi_rw & REQ_FLUSH_DATA) && blk_mq_sched_bio_merge(q, ctx, bio))
@@ -433,12 +519,11 @@ void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 		goto unlock;
 	}
 	hctx = rq->rq_mq_hctx;
-	if (blk_mq_sched_may_bypass(q) && blk_mq_claim_direct(q, hctx)) {
-		/* Idle: straight to the driver, started under this lock round. */
-		if (!(q->q_tag_set->flags & BLK_MQ_F_BLOCKING)) {
-			__blk_mq_start_request(q, rq);
-			hctx->started_early = rq;
-		}
+	if (blk_mq_sched_may_bypass(q) && blk_mq_claim_direct(hctx, rq)) {
+		/* Idle: straight to the driver, started in the claim. */
+		if (hctx->started_early == rq)
+			__blk_trace(q, BLK_TA_ISSUE, blk_rq_pos(rq), blk_rq_bytes(rq),
+				    rq->rq_cmd_flags, rq->rq_tag);
 		blk_queue_unlock(q, flags);
 		blk_mq_issue_direct(hctx, rq);
 		return;
@@ -453,62 +538,41 @@ unlock:
 	blk_queue_unlock(q, flags);
 }
 
-/**
- * blk_mq_start_request - the driver has rq: its timeout starts.
- * Call from queue_rq() before the device can complete it.  On a polled
- * queue it also starts the poll tick: waiters that do not poll themselves
- * (the buffer cache, filesystems) still see their I/O end, a tick later.
- * A request issued directly (blk_mq_make_request) or in a batch (see
- * blk_mq_start_batch) was started by the core in a lock round it took
- * anyway, or one for the whole batch: then this costs nothing.
+/*
+ * End rq, made on the path without the queue lock, the same way: its
+ * bios, the per-CPU counters, off the device (hctx->lock), its tag back.
+ * An error is counted and traced under the queue lock (rare).  Trace
+ * events of the completion itself are not written: tracing was off when
+ * rq was made.
  */
-void blk_mq_start_request(struct request *rq)
+static void blk_mq_end_nolock(struct request *rq, int error)
 {
 	struct request_queue *q = rq->rq_q;
-	struct blk_mq_hw_ctx *hctx = rq->rq_mq_hctx;
 	unsigned long flags;
+	struct bio *bio;
 
-	if (hctx->started_early == rq) {
-		hctx->started_early = NULL;
-		return;
+	if (error) {
+		spin_lock_irqsave(q->q_lock, flags);
+		q->q_stats.st_errors++;
+		__blk_trace(q, BLK_TA_ERROR, blk_rq_pos(rq), rq->rq_data_len, rq->rq_cmd_flags, error);
+		spin_unlock_irqrestore(q->q_lock, flags);
 	}
-	spin_lock_irqsave(q->q_lock, flags);
-	__blk_mq_start_request(q, rq);
-	spin_unlock_irqrestore(q->q_lock, flags);
-}
-
-/**
- * blk_mq_start_batch - start every request of list (about to be handed
- * to the driver, in order) in one queue-lock round; the driver's own
- * blk_mq_start_request() for each then costs nothing (hctx->started_early).
- */
-void blk_mq_start_batch(struct request_queue *q, struct list_head *list)
-{
-	struct request *rq;
-	unsigned long flags;
-
-	spin_lock_irqsave(q->q_lock, flags);
-	list_for_each_entry(rq, list, rq_queuelist)
-		__blk_mq_start_request(q, rq);
-	spin_unlock_irqrestore(q->q_lock, flags);
-}
-
-/*
- * Requests the core started (blk_mq_start_batch, or a direct issue) that
- * the driver did not take: rq (may be NULL) and those on list go back
- * to waiting, not on the device.
- */
-void blk_mq_unstart(struct request_queue *q, struct request *rq, struct list_head *list)
-{
-	struct request *r;
-	unsigned long flags;
-
-	spin_lock_irqsave(q->q_lock, flags);
-	if (rq)
-		blk_rq_leave_driver(q, rq);
-	list_for_each_entry(r, list, rq_queuelist)
-		blk_rq_leave_driver(q, r);
-	spin_unlock_irqrestore(q->q_lock, flags);
+	local_irq_save(flags);
+	blk_stat_rq_bytes(q, rq, rq->rq_data_len);
+	local_irq_restore(flags);
+	while ((bio = rq->rq_bio)) {
+		rq->rq_bio = bio->bi_next;
+		bio->bi_next = NULL;
+		bio_advance(bio, bio->bi_iter.bi_size);
+		bio_endio(bio, error);
+	}
+	rq->rq_data_len = 0;
+	blk_mq_leave_driver(rq);
+	local_irq_save(flags);
+	blk_stat_rq_done(q, rq);
+	local_irq_restore(flags);
+	if (blk_mq_free_tag(q, rq))
+		blk_mq_run_hw_queues(q, false);
 }
 
 /**
@@ -536,13 +600,19 @@ void blk_mq_end_requests(struct request *const *rqs, const int *errs, u32 n)
 	u32 i;
 
 	for (i = 0; i < n; i++) {
+		if (rqs[i]->rq_state & RQF_NOLOCK) {
+			if (q)
+				blk_queue_unlock(q, flags);
+			q = NULL;
+			blk_mq_end_nolock(rqs[i], errs[i]);
+			continue;
+		}
 		if (rqs[i]->rq_q != q) {
 			if (q)
 				blk_queue_unlock(q, flags);
 			q = rqs[i]->rq_q;
 			spin_lock_irqsave(q->q_lock, flags);
 		}
-		rqs[i]->rq_state &= ~RQF_TIMING_OUT;
 		pending = __blk_end_request(rqs[i], errs[i], rqs[i]->rq_data_len);
 		KASSERT(!pending);
 	}
@@ -561,7 +631,6 @@ void blk_mq_requeue_request(struct request *rq, bool kick)
 	unsigned long flags;
 
 	spin_lock_irqsave(q->q_lock, flags);
-	rq->rq_state &= ~RQF_TIMING_OUT;
 	blk_rq_leave_driver(q, rq);
 	blk_mq_add_dispatch(rq, true);
 	q->q_stats.st_requeues++;

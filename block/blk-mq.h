@@ -112,6 +112,8 @@ struct blk_mq_hw_ctx {
 	u64			queued;		/* [h] requests issued, for stats */
 	u64			run;		/* [h] times the queue was run */
 	u64			busy;		/* [h] BUSY answers */
+	u32			nr_in_driver;	/* [h] started, not ended */
+	struct list_head	timeout_list;	/* [h] started requests, by deadline order of start */
 	u32			nr_completed;	/* [t] requests ended: a BUSY answer
 						 * re-checks it (no lost restart) */
 	struct request		*started_early;	/* [r] issued directly: the core

@@ -189,6 +189,10 @@ struct request *blk_fetch_request(struct request_queue *q)
 /* rq leaves the driver: its timer stops, its tag and its place go back. */
 void blk_rq_leave_driver(struct request_queue *q, struct request *rq)
 {
+	if (queue_is_mq(q)) {
+		blk_mq_leave_driver(rq);
+		return;
+	}
 	blk_delete_timer(rq);
 	if (rq->rq_state & RQF_QUEUED)
 		blk_queue_end_tag(q, rq);
@@ -196,6 +200,11 @@ void blk_rq_leave_driver(struct request_queue *q, struct request *rq)
 		rq->rq_state &= ~RQF_STARTED;
 		q->q_in_driver--;
 	}
+}
+
+u32 blk_queue_in_driver(const struct request_queue *q)
+{
+	return queue_is_mq(q) ? blk_mq_in_driver(q) : READ_ONCE(q->q_in_driver);
 }
 
 /**

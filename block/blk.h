@@ -24,7 +24,10 @@ void __blk_put_request(struct request_queue *q, struct request *rq);
 /* blk-request.c: a request for a data-less command (flush).  Queue lock held. */
 void blk_rq_init(struct request_queue *q, struct request *rq);
 
-/* blk-request.c: queue lock held: the driver no longer holds rq (timer, tag, count). */
+/*
+ * blk-request.c: queue lock held (mq: any lock but rq's hctx's): the
+ * driver no longer holds rq (timer, tag, count).
+ */
 void blk_rq_leave_driver(struct request_queue *q, struct request *rq);
 /* blk-request.c: queue lock held: no request could be had; say so (rate limited). */
 void blk_rq_fail(struct request_queue *q, int err);

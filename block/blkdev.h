@@ -91,6 +91,8 @@ struct queue_limits {
 #define RQF_TIMED	0x0080u		/* on the timeout list */
 #define RQF_TIMING_OUT	0x0100u		/* mq: past its deadline, with ops->timeout */
 #define RQF_ELV_COUNTED	0x0200u		/* the elevator counts it in flight (kyber) */
+#define RQF_NOLOCK	0x0400u		/* mq: made with no elevator, ended without the
+					 * queue lock (block/blk-mq.c) */
 
 typedef void (rq_end_io_fn)(struct request *rq, int error);
 
@@ -227,7 +229,8 @@ struct request_queue {
 	struct elevator_queue	*q_elevator;		/* [q] */
 	struct request		*q_last_merge;		/* [q] merge cache */
 	u32			q_in_elevator;		/* [q] requests sorted, not dispatched */
-	u32			q_in_driver;		/* [q] started, not ended */
+	u32			q_in_driver;		/* [q] started, not ended (not mq: there
+							 * each hctx counts its own) */
 	bool			q_running;		/* [q] inside q_request_fn */
 	bool			q_rerun;		/* [q] run again when it returns; mq: run
 							 * the hardware queues at unlock */
@@ -235,8 +238,9 @@ struct request_queue {
 	struct list_head	q_rq_free;		/* [q] the request pool */
 	struct request		*q_rq_pool;		/* [I] its storage */
 	u32			q_nr_requests;		/* [I] pool size */
-	u32			q_rq_in_use;		/* [q] */
-	u32			q_rq_waiters;		/* [q] submitters waiting for one */
+	u32			q_rq_in_use;		/* [q] (not mq: there the tags count) */
+	u32			q_rq_waiters;		/* [q] submitters waiting for one;
+							 * mq: [atomic] */
 	u32			q_rq_fails;		/* [q] I/Os failed for want of one */
 	u64			q_rq_fail_log_ms;	/* [q] when that was last logged */
 
@@ -317,6 +321,8 @@ void blk_queue_bio(struct request_queue *q, struct bio *bio);
 void blk_unplug(struct request_queue *q);
 void __blk_run_queue(struct request_queue *q);
 void blk_run_queue(struct request_queue *q);
+/* Requests of q the driver holds now: a snapshot, no lock needed. */
+u32 blk_queue_in_driver(const struct request_queue *q);
 int blk_drain_queue(struct request_queue *q, u32 timeout_ms);
 
 /* blk-request.c */

@@ -356,7 +356,7 @@ static bool stress_poll(struct aio_ctx *a, void *arg)
 
 	if (!st->s_at || st->s_submitted < st->s_at)
 		return false;
-	for (i = 0; i < st->s_ndev && !READ_ONCE(st->s_dev[i]->d_q->q_in_driver); i++)
+	for (i = 0; i < st->s_ndev && !blk_queue_in_driver(st->s_dev[i]->d_q); i++)
 		;
 	if (i < st->s_ndev) {
 		st->s_at = 0;

@@ -41,7 +41,7 @@ static void test_pools_all_or_nothing(void)
 			bio_put(bio);
 	}
 	CHECK(bio_alloc(GFP_NOIO, BIO_MAX_VECS + 1) == NULL);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 static const struct unit_case cases[] = {

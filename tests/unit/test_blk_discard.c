@@ -58,7 +58,7 @@ static void test_unsupported(void)
 	CHECK_EQ(td->td_nlog, 0);
 	tbio_free_slots(4);
 	tdev_destroy(td);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 /* A supported discard and write zeroes reach the driver as one range each. */
@@ -83,7 +83,7 @@ static void test_range_reaches_driver(void)
 	CHECK_EQ(blk_stat_snapshot(td->td_q).st_sectors[1], 40);
 	tbio_free_slots(2);
 	tdev_destroy(td);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 /* Split at max_discard_sectors, the cuts on the unmap unit's boundaries. */
@@ -126,7 +126,7 @@ static void test_split_by_limits(void)
 	CHECK_EQ(blk_bio_split_point(lim, tbios[2]), 0);	/* what is left of it fits */
 	tbio_free_slots(3);
 	tdev_destroy(td);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 /* Adjacent writes merge around a discard, never into it. */
@@ -154,7 +154,7 @@ static void test_no_merge_with_data(void)
 	CHECK_EQ(blk_stat_snapshot(td->td_q).st_merges[1], 0);
 	tbio_free_slots(7);
 	tdev_destroy(td);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 /* Through a partition: remapped, bounded, refused on a read-only one. */
@@ -190,7 +190,7 @@ static void test_partition_remap(void)
 	CHECK(tdev_bytes(td, 100, 8, 0xab));
 	tbio_free_slots(4);
 	tdev_destroy(td);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 /* A driver that ends a range in pieces: the bio's range advances without a vector. */
@@ -205,7 +205,7 @@ static void test_partial_completion(void)
 	CHECK(tdev_bytes(td, 8, 16, 0) && tdev_bytes(td, 24, 8, 0xab));
 	tbio_free_slots(1);
 	tdev_destroy(td);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 /* The limit setters round to whole logical blocks and sane units. */

@@ -45,7 +45,7 @@ static void test_add_page_merges(void)
 	__free_page(a);
 	__free_page(b);
 	bio_put(bio);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 /* Contiguous pages make one entry, whole or as a run; the two iterators see it differently. */
@@ -161,7 +161,7 @@ static void test_split_every_sector(void)
 		CHECK_EQ(r.r_error, -EIO);	/* the first error of any part */
 		tbio_free(bio);
 	}
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 	CHECK_EQ(host_pages_live, 0);
 }
 
@@ -334,7 +334,7 @@ static void test_clone_shares_vector(void)
 	CHECK_EQ(bio_add_page(c, bio->bi_io_vec[0].bv_page, 512, 0), -EINVAL);
 	bio_put(c);
 	tbio_free(bio);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 static void test_split_keeps_ordering_flags(void)

@@ -48,7 +48,7 @@ static void test_sequential_merge_to_limit(void)
 	CHECK_EQ(blk_stat_snapshot(td->td_q).st_sectors[1], NBIO * 8);
 	tbio_free_slots(NBIO);
 	tdev_destroy(td);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 /* A front merge, then a bio that fills the gap joins two requests. */
@@ -150,7 +150,7 @@ static void test_split_to_limits_data(void)
 		CHECK(tres[i].r_calls == 1 && tbio_check(tbios[i], 100 * i, 7));
 	tbio_free_slots(8);
 	tdev_destroy(td);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 /* The driver ends 512 bytes at a time; each bio ends once, in order. */

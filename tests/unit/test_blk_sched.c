@@ -279,7 +279,7 @@ static void test_bounce_roundtrip(void)
 	CHECK_EQ(blk_stat_snapshot(q).st_bounces, 2);
 	tbio_free_slots(3);
 	tdev_destroy(td);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 /* Misaligned pieces are packed so the device sees aligned entries only. */
@@ -314,7 +314,7 @@ static void test_bounce_alignment_packing(void)
 		__free_pages(pg[i], 0);
 	bio_put(b);
 	tdev_destroy(td);
-	CHECK_EQ(host_mempool_live, 0);
+	CHECK_EQ(host_bios_live(), 0);
 }
 
 /* Pull requests until the scheduler holds back; they stay with the "driver". */

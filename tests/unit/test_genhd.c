@@ -108,7 +108,7 @@ static void drop_disk(struct gendisk *disk, struct ramdisk *rd)
 
 static void check_no_leaks(void)
 {
-	CHECK_EQ(host_slab_live, 0);
+	CHECK_EQ(host_slab_live_drained(), 0);
 }
 
 static void test_names(void)

@@ -113,7 +113,7 @@ static void test_commands(void)
 	put_disk(disk);
 	genhd_writable_set(NULL);
 	rdisk_destroy(rd);
-	CHECK_EQ(host_slab_live, 0);
+	CHECK_EQ(host_slab_live_drained(), 0);
 }
 
 static const struct unit_case cases[] = {

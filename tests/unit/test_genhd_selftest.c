@@ -23,7 +23,7 @@ static void test_ramdisk(void)
 {
 	CHECK_EQ(bio_init_pools(), 0);		/* an initcall in the kernel */
 	CHECK_EQ(st_genhd_ramdisk(), 0);
-	CHECK_EQ(host_slab_live, 0);
+	CHECK_EQ(host_slab_live_drained(), 0);
 }
 
 static const struct unit_case cases[] = {

@@ -13,6 +13,15 @@
 extern long host_slab_fail_after;
 extern long host_slab_live;
 
+/* Slab objects live once the bios this CPU keeps (block/bio.c) are given back. */
+static inline long host_slab_live_drained(void)
+{
+	void bio_cache_drain(void);
+
+	bio_cache_drain();
+	return host_slab_live;
+}
+
 /* mempool_fake.c: pools alive, and creations left before they fail
  * (< 0: never); host_mempool_live is in sched_fake.h. */
 extern long host_mempool_pools;

@@ -14,6 +14,15 @@
 #define HOST_WAIT_SPINS	100000
 
 extern long host_mempool_live;		/* mempool_fake.c */
+
+/* Elements out of the mempools once the bios this CPU keeps are given back. */
+static inline long host_bios_live(void)
+{
+	void bio_cache_drain(void);
+
+	bio_cache_drain();
+	return host_mempool_live;
+}
 extern bool host_in_interrupt;		/* what in_interrupt() returns */
 extern void (*host_idle_hook)(void);	/* run by cpu_idle_once() */
 extern long host_idle_calls;
