@@ -108,7 +108,7 @@ $(BUILD)/kernel.iso: $(BUILD)/kernel.elf boot/grub.cfg
 UNIT_TESTS	:=
 UNIT_BLOCK_CORE	:= block/bio.c block/blk-core.c block/blk-flush.c block/blk-merge.c \
 	block/blk-mq.c block/blk-mq-dispatch.c block/blk-mq-sched.c block/blk-mq-tag.c \
-	block/blk-mq-timeout.c \
+	block/blk-mq-timeout.c block/blk-mq-queue.c \
 	block/blk-plug.c block/blk-request.c block/blk-settings.c block/blk-stat.c block/blk-tag.c block/blk-timeout.c \
 	block/blk-trace.c block/bounce.c block/elevator.c block/noop-iosched.c \
 	block/deadline-iosched.c block/kyber-iosched.c lib/rbtree.c lib/strutil.c \

@@ -10,6 +10,13 @@
 
 void progress_start(struct progress *p, const char *what, u64 total_bytes)
 {
+	progress_start_share(p, what, total_bytes, NULL);
+}
+
+void progress_start_share(struct progress *p, const char *what, u64 total_bytes,
+			  const struct progress *leader)
+{
+	p->pg_follow = leader;
 	p->pg_what = what;
 	p->pg_total = total_bytes;
 	p->pg_start_ns = p->pg_last_ns = ktime_ns();

@@ -30,15 +30,17 @@ struct progress {
 	bool		pg_tty;
 	bool		pg_drawn;	/* an in-place line is on screen */
 	bool		pg_stopped;	/* Ctrl-C seen */
-	/*
-	 * Set before progress_start() for a share of a command's work run on
-	 * another CPU: this progress prints nothing and stops when the
-	 * command's own does (which alone watches for Ctrl-C).
-	 */
-	const struct progress *pg_follow;
+	const struct progress *pg_follow;	/* see progress_start_share() */
 };
 
 void progress_start(struct progress *p, const char *what, u64 total_bytes);
+/*
+ * The progress of a share of a command's work run on another CPU: it
+ * prints nothing and stops when leader, the command's own, does (which
+ * alone watches for Ctrl-C).  leader NULL: as progress_start().
+ */
+void progress_start_share(struct progress *p, const char *what, u64 total_bytes,
+			  const struct progress *leader);
 /* Returns true if the user asked to stop (Ctrl-C). */
 bool progress_update(struct progress *p, u64 done_bytes);
 /* Clear the in-place line; prints nothing else. */

@@ -89,7 +89,7 @@ static void run_seq(struct bench_ctx *c, const struct bench_work *w, bool wr)
 
 	if (!bench_range_ok(c, w, w->bw_bytes))
 		return;
-	progress_start(&c->c_pg, w->bw_name, w->bw_bytes);
+	bench_progress_start(c, w, w->bw_bytes);
 	t0 = ktime_ns();
 	for (o = w->bw_off; o + bs <= w->bw_off + w->bw_bytes; o += bs) {
 		err = bench_rw(c, (u32)bs, o, wr ? REQ_WRITE : 0);
@@ -145,7 +145,7 @@ static void run_rand_qd1(struct bench_ctx *c, const struct bench_work *w, bool w
 		return;
 	aio_lat_keep(a, cap);	/* without memory: no percentiles, still a run */
 	bench_rng_seed(&rng, w->bw_seed);
-	progress_start(&c->c_pg, w->bw_name, w->bw_ios * w->bw_bs);
+	bench_progress_start(c, w, w->bw_ios * w->bw_bs);
 	t0 = t = ktime_ns();
 	while (!w->bw_ios || n < w->bw_ios) {
 		o = bench_next_off(&rng, w, nblk);
@@ -258,7 +258,7 @@ static void run_rand_async(struct bench_ctx *c, const struct bench_work *w, u32 
 	if (!b.b_nblk || !bench_range_ok(c, w, b.b_nblk * w->bw_bs))
 		return;
 	bench_rng_seed(&b.b_rng, w->bw_seed);
-	progress_start(&c->c_pg, w->bw_name, w->bw_ios * w->bw_bs);
+	bench_progress_start(c, w, w->bw_ios * w->bw_bs);
 	a->ac_ios = a->ac_errors = a->ac_bytes = 0;
 	a->ac_stop = a->ac_interrupted = false;
 	f0 = bench_flushes(c);
@@ -325,7 +325,7 @@ static void run_verify(struct bench_ctx *c, const struct bench_work *w, bool do_
 
 	if (!bench_range_ok(c, w, w->bw_bytes))
 		return;
-	progress_start(&c->c_pg, w->bw_name, (do_write + do_read) * w->bw_bytes);
+	bench_progress_start(c, w, (do_write + do_read) * w->bw_bytes);
 	if (do_write) {
 		t0 = ktime_ns();
 		for (o = w->bw_off; o + bs <= w->bw_off + w->bw_bytes; o += bs) {

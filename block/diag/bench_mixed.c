@@ -121,7 +121,7 @@ void bench_run_mixed(struct bench_ctx *c, const struct bench_work *w)
 		return;
 	}
 	bench_rng_seed(&m.m_rng, w->bw_seed);
-	progress_start(&c->c_pg, w->bw_name, 0);
+	bench_progress_start(c, w, 0);
 	a->ac_ios = a->ac_errors = a->ac_bytes = 0;
 	a->ac_stop = a->ac_interrupted = false;
 	m.m_t0 = ktime_ns();

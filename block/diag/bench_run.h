@@ -33,9 +33,16 @@ struct bench_ctx {
 	struct bench_result	c_res[BENCH_MAX_RESULTS];
 	u32			c_nres;
 	struct progress		c_pg;		/* the running workload's progress line */
+	const struct progress	*c_pg_leader;	/* a share of cpus=: the command's progress */
 	bool			c_failed;	/* an error, a failed check, a stop */
 	bool			c_quiet;	/* a share of cpus=: results kept, no BENCH line */
 };
+
+/* Start c's progress line for w, as a share when c is one. */
+static inline void bench_progress_start(struct bench_ctx *c, const struct bench_work *w, u64 total)
+{
+	progress_start_share(&c->c_pg, w->bw_name, total, c->c_pg_leader);
+}
 
 /* Run one workload, printing its BENCH line; failures set c_failed. */
 void bench_run_work(struct bench_ctx *c, struct bench_work *w);

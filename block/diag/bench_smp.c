@@ -49,7 +49,7 @@ static struct bench_ctx *bench_share_ctx(struct bench_ctx *c, const struct bench
 	s->c_q = c->c_q;
 	s->c_devsize = c->c_devsize;
 	s->c_quiet = true;
-	s->c_pg.pg_follow = &c->c_pg;
+	s->c_pg_leader = &c->c_pg;
 	if (bench_alloc_slots(s, (u32)w->bw_qd, (u32)w->bw_bs)) {
 		kfree(s);
 		return NULL;

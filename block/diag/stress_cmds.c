@@ -199,7 +199,7 @@ static int stress_devices(struct stress *st, char *names)
 	if (err)
 		goto close;
 	t0 = ktime_ms();
-	progress_start(&st->s_pg, "stress", 0);
+	progress_start_share(&st->s_pg, "stress", 0, st->s_pg_leader);
 	err = stress_run(st);
 	progress_end(&st->s_pg, st->s_aio.ac_bytes);
 	if (err == -ETIMEDOUT) {
@@ -265,7 +265,7 @@ static int stress_on_cpus(struct stress *st, const char *names)
 		if (i) {
 			p->p_st[i]->s_at = 0;
 			p->p_st[i]->s_during[0] = '\0';
-			p->p_st[i]->s_pg.pg_follow = &p->p_st[0]->s_pg;
+			p->p_st[i]->s_pg_leader = &p->p_st[0]->s_pg;
 		}
 		str_copy(p->p_names[i], names, sizeof(p->p_names[i]));
 	}

@@ -83,6 +83,7 @@ struct stress {
 	enum stress_phase	s_phase;	/* the phase aio_run() is in */
 	struct aio_ctx		s_aio;		/* s_ndev * s_qd slots */
 	struct progress		s_pg;
+	const struct progress	*s_pg_leader;	/* a share of cpus=: the command's progress */
 };
 
 /* d's generations, plan and blocks above 4 GiB, once d_off/d_sectors are set. */
