@@ -41,3 +41,11 @@ int ioapic_route_gsi(u32 gsi, bool level, bool active_low)
 		return host_ioapic_gsi_ret;
 	return (int)gsi + host_ioapic_gsi_ret;
 }
+
+void msi_irq_set_writer(unsigned irq, msi_write_fn write, void *ctx, u32 cookie)
+{
+	(void)irq;
+	(void)write;
+	(void)ctx;
+	(void)cookie;
+}
