@@ -20,7 +20,7 @@
 /* "       to cpu 1, taken on cpu0:3 cpu1:1234": the CPUs that took any. */
 static void print_per_cpu(unsigned irq)
 {
-	u32 to = irq_get_affinity(irq), cpu, n;
+	u32 to = irq_get_affinity(irq), cpu, n, any = 0;
 
 	if (to == IRQ_CPU_EACH)
 		kprintf("       to each cpu, taken on");
@@ -30,8 +30,9 @@ static void print_per_cpu(unsigned irq)
 		n = irq_count_cpu(irq, cpu);
 		if (n)
 			kprintf(" cpu%u:%u", cpu, n);
+		any += n;
 	}
-	kprintf("\n");
+	kprintf("%s\n", any ? "" : " none yet");
 }
 
 static int cmd_irqs(int argc, char **argv)
