@@ -53,7 +53,8 @@ static DEFINE_SPINLOCK(irq_lock);
 static DEFINE_SPINLOCK(affinity_lock);
 static struct irq_desc irq_descs[NR_IRQS];
 static struct irq_action action_pool[MAX_ACTIONS];
-static u32 irq_rr_next;		/* [a] the round robin's next pick */
+static u32 irq_rr_next = 1;	/* [a] the round robin's next pick: the boot CPU,
+				 * which has the timer and serial, comes last */
 
 void irq_set_chip(unsigned irq, const struct irq_chip *chip)
 {

@@ -4,7 +4,7 @@
  * second line per IRQ says where it is steered and how many were taken
  * on each CPU), `apic` (the local APIC, the I/O APICs the MADT lists and
  * each input in use, with its destination; kernel/apic.h, kernel/acpi.h)
- * and `irqcpu IRQ CPU` (steer a line to another CPU, live).  The views
+ * and `irqcpu IRQ|HANDLER CPU` (steer a line to another CPU, live).  The views
  * take no lock, so a count may move while it is printed.
  */
 #include "kernel/acpi.h"
@@ -95,14 +95,31 @@ static int cmd_apic(int argc, char **argv)
 }
 SHELL_COMMAND("apic", cmd_apic, "apic",	      "interrupt routing: local APIC, I/O APICs and each I/O APIC input in use");
 
-/* irqcpu IRQ CPU: steer a line to an online CPU while it runs. */
+/* The IRQ named by number or by one of its handlers' names; NR_IRQS if none. */
+static u64 irq_by_arg(const char *arg)
+{
+	const char *name;
+	u64 irq;
+	unsigned i;
+
+	if (!str_to_u64(arg, &irq, false))
+		return irq;
+	for (irq = 0; irq < NR_IRQS; irq++)
+		for (i = 0; (name = irq_handler_name((unsigned)irq, i)) != NULL; i++)
+			if (!strcmp(name, arg))
+				return irq;
+	return NR_IRQS;
+}
+
+/* irqcpu IRQ|HANDLER CPU: steer a line to an online CPU while it runs. */
 static int cmd_irqcpu(int argc, char **argv)
 {
 	u64 irq, cpu;
 	int err;
 
-	if (argc != 3 || str_to_u64(argv[1], &irq, false) || str_to_u64(argv[2], &cpu, false))
+	if (argc != 3 || str_to_u64(argv[2], &cpu, false))
 		return -EINVAL;
+	irq = irq_by_arg(argv[1]);
 	if (irq >= NR_IRQS || (!irq_handler_name((unsigned)irq, 0) && !irq_count((unsigned)irq))) {
 		kprintf("irqcpu: IRQ %s is not in use (see irqs)\n", argv[1]);
 		return -ECANCELED;
@@ -119,4 +136,5 @@ static int cmd_irqcpu(int argc, char **argv)
 	kprintf("irq %u: to cpu %u\n", (unsigned)irq, (u32)cpu);
 	return 0;
 }
-SHELL_COMMAND("irqcpu", cmd_irqcpu, "irqcpu IRQ CPU", "steer an interrupt line to another CPU");
+SHELL_COMMAND("irqcpu", cmd_irqcpu, "irqcpu IRQ|HANDLER CPU",
+	      "steer an interrupt line (by number or handler name) to another CPU");
