@@ -43,6 +43,7 @@ errors=(
 	"lockstat|lockstat x|^usage: lockstat"
 	"lscpu|lscpu x|^usage: lscpu$"
 	"ln|ln|^usage: ln"
+	"on|on|^usage: on"
 	"logw|logw create nosuch sda|logw0: nosuch: no such block device"
 	"logw-args|logw frob|^usage: logw create DEV LOG"
 	"logw-stop|logw stop logw9|^logw: logw9: no such recorder"
