@@ -13,7 +13,8 @@
 #    grows while the disk keeps working;
 #  - a PCI INTx line through the I/O APIC (AHCI without MSI) is steered to
 #    a CPU, counted there, and `apic` shows the destination; the ISA
-#    lines (timer, serial) stay on the boot CPU.
+#    lines (timer, serial) stay on the boot CPU;
+#  - the kernel/irq self-tests pass on four CPUs.
 . "$(dirname "$0")/nvme-lib.bash"
 
 # irq_on NAME HANDLER: the line `irqs` prints after HANDLER's says "to cpu C"
@@ -135,3 +136,12 @@ expect_irq_on "smp-irq/ioapic/ahci-counted-where-steered" ahci0 "${cpu:-x}"
 expect_irq_on "smp-irq/ioapic/timer-on-cpu0" timer 0
 expect_out "smp-irq/ioapic/apic-dest" '^ *[0-9]+ +[0-9]+ +[0-9]+ +level +low +no +apic [0-9]+$'
 stamp_check "smp-irq/ioapic/host-verify" "$img" 51 0 16
+
+# The irq layer's own self-tests on four CPUs: a vector taken and counted
+# on each CPU it is sent to, steering refused for offline CPUs and local
+# vectors, and free_irq waiting for a handler still running elsewhere.
+boot smp-irq-selftest --machine q35 --timeout 120 --cmdline 'selftest=kernel/irq/*' -- -smp 4
+expect_rc "smp-irq/selftest/run" 0
+expect_out "smp-irq/selftest/summary" '^selftest: [1-9][0-9]* passed, 0 failed'
+expect_out "smp-irq/selftest/per-cpu" '^irq: 4 CPUs each took the test vector and counted it as theirs$'
+expect_out "smp-irq/selftest/free-waits" '^irq: free_irq waited for the handler running on CPU [1-3]$'
