@@ -17,19 +17,21 @@
 #  - the kernel/irq self-tests pass on four CPUs.
 . "$(dirname "$0")/nvme-lib.bash"
 
-# irq_on NAME HANDLER: the line `irqs` prints after HANDLER's says "to cpu C"
-# and the count on cpu C is above zero.  Prints C.
+# From the last boot's `irqs`: irq_cpu_of HANDLER prints the CPU the line
+# goes to ("to cpu C" on the line after HANDLER's); irq_count_on HANDLER
+# CPU prints what that CPU took; expect_irq_on NAME HANDLER CPU passes when
+# the line goes to CPU and CPU took some of it.
 irq_cpu_of() {
 	awk -v h="$1" '
 		found { if (match($0, /to cpu [0-9]+/)) print substr($0, RSTART + 7, RLENGTH - 7); exit }
 		$NF == h && $1 ~ /^[0-9]+$/ { found = 1 }' "$out"
 }
-irq_count_on() {	# HANDLER CPU: the count taken on CPU, or 0
+irq_count_on() {
 	awk -v h="$1" -v c="cpu$2:" '
 		found { n = split($0, f, " "); for (i = 1; i <= n; i++) if (index(f[i], c) == 1) { print substr(f[i], length(c) + 1); exit } print 0; exit }
 		$NF == h && $1 ~ /^[0-9]+$/ { found = 1 }' "$out"
 }
-expect_irq_on() {	# NAME HANDLER CPU
+expect_irq_on() {
 	local to n
 	to=$(irq_cpu_of "$2")
 	n=$(irq_count_on "$2" "$3")
