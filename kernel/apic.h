@@ -48,6 +48,7 @@ struct ioapic_line {
 	bool	il_level;
 	bool	il_active_low;
 	bool	il_masked;
+	u8	il_dest;		/* destination APIC ID */
 };
 
 /* kernel/ioapic.c */
@@ -60,6 +61,8 @@ int ioapic_route_gsi(u32 gsi, bool level, bool active_low);
 
 /* kernel/msi.c */
 int msi_irq_alloc(u64 *addr, u32 *data);
+typedef int (*msi_write_fn)(void *ctx, u32 cookie, u64 addr, u32 data);
+void msi_irq_set_writer(unsigned irq, msi_write_fn write, void *ctx, u32 cookie);
 
 /* kernel/apic_encode.c: pure encodings, host-tested. */
 u64 ioapic_rte_encode(u8 vector, u8 dest, bool level, bool active_low, bool masked);

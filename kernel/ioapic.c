@@ -7,10 +7,17 @@
  * the cascade) from the 8259 to the I/O APIC: each goes to the GSI the
  * MADT's source overrides give (IRQ 0 to GSI 2 on most PCs), with their
  * polarity and trigger, or else ISA's edge/active-high, on vector
- * IRQ_VECTOR_BASE + irq, fixed delivery to this CPU.  Lines are switched
+ * IRQ_VECTOR_BASE + irq, fixed delivery to the boot CPU, where the
+ * timer, keyboard and serial lines stay.  Lines are switched
  * with interrupts off: masked at the 8259 through its chip, then handed
  * to ioapic_chip (irq_set_chip unmasks the ones that have handlers).
  * Other GSIs get IRQ numbers from irq_alloc() on demand.
+ *
+ * PCI lines (other GSIs, and ISA lines made PCI by ioapic_isa_irq_pci)
+ * go to a CPU chosen round robin when first routed; irq_set_affinity
+ * moves a line by rewriting the destination field, the entry's high
+ * dword, in one 32-bit write (82093AA 3.2.4), so the entry is never seen
+ * half-changed.
  *
  * Level-triggered inputs need no extra step: the local APIC EOI is
  * broadcast to the I/O APICs and clears Remote IRR.
@@ -26,6 +33,7 @@
 #include "kernel/io.h"
 #include "kernel/irq.h"
 #include "kernel/irqchip.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/mm/vmap.h"
@@ -48,7 +56,9 @@ struct ioapic_sys {
 	unsigned	ios_nchips;			/* [I] */
 	bool		ios_active;			/* [l] ISA lines are ours */
 	u16		ios_isa_override;		/* [I] bit n: IRQ n had an override */
+	u16		ios_isa_pci;			/* [l] bit n: IRQ n carries PCI INTx */
 	u32		ios_gsi[NR_IRQS];		/* [l] IRQ -> GSI, IOAPIC_NO_GSI */
+	u8		ios_dest[NR_IRQS];		/* [l] IRQ -> destination APIC ID */
 };
 
 static struct ioapic_sys ios = { .ios_lock = SPINLOCK_INIT("ioapic") };
@@ -129,14 +139,42 @@ static void ioapic_eoi(unsigned irq)
 	lapic_eoi();
 }
 
+/* The physical APIC ID of logical CPU cpu; this CPU's before SMP start. */
+static u8 cpu_dest(u32 cpu)
+{
+	struct cpu *c = cpu < NR_CPUS ? cpu_table[cpu] : NULL;
+
+	return c ? (u8)c->c_apic_id : lapic_id();
+}
+
+/* irq_set_affinity: the destination alone, the high dword (see the top). */
+static int ioapic_set_affinity(unsigned irq, u32 cpu)
+{
+	unsigned long flags;
+	struct ioapic *io;
+	u32 pin;
+	int err = -ENOENT;
+
+	spin_lock_irqsave(&ios.ios_lock, flags);
+	io = __irq_to_pin(irq, &pin);
+	if (io) {
+		ios.ios_dest[irq] = cpu_dest(cpu);
+		ioapic_write(io, IOAPIC_REG_REDTBL(pin) + 1,
+			     (u32)((u64)ios.ios_dest[irq] << IOAPIC_RTE_DEST_SHIFT >> 32));
+		err = 0;
+	}
+	spin_unlock_irqrestore(&ios.ios_lock, flags);
+	return err;
+}
+
 static const struct irq_chip ioapic_chip = {
 	.name = "ioapic",
 	.mask = ioapic_mask,
 	.unmask = ioapic_unmask,
 	.eoi = ioapic_eoi,
+	.set_affinity = ioapic_set_affinity,
 };
 
-/* Program irq's input: vector IRQ_VECTOR_BASE + irq. Caller holds ios_lock. */
 /* The IRQ routed to gsi, or -1.  Caller holds ios_lock. */
 static int __gsi_to_irq(u32 gsi)
 {
@@ -149,6 +187,10 @@ static int __gsi_to_irq(u32 gsi)
 	return -1;
 }
 
+/*
+ * Program irq's input: vector IRQ_VECTOR_BASE + irq, to the APIC ID in
+ * ios_dest[irq].  Caller holds ios_lock.
+ */
 static int __route(unsigned irq, u32 gsi, bool level, bool active_low, bool masked)
 {
 	struct ioapic *io;
@@ -161,7 +203,7 @@ static int __route(unsigned irq, u32 gsi, bool level, bool active_low, bool mask
 	owner = __gsi_to_irq(gsi);
 	if (owner >= 0 && (unsigned)owner != irq)
 		return -EBUSY;
-	__rte_write(io, pin, ioapic_rte_encode((u8)(IRQ_VECTOR_BASE + irq), lapic_id(),
+	__rte_write(io, pin, ioapic_rte_encode((u8)(IRQ_VECTOR_BASE + irq), ios.ios_dest[irq],
 					       level, active_low, masked));
 	ios.ios_gsi[irq] = gsi;
 	DPRINTF(IOAPIC_D_ROUTE, "ioapic: irq %u -> gsi %u (%s, active %s)\n", irq, gsi,
@@ -225,8 +267,10 @@ int ioapic_init(const struct acpi_madt_info *mi)
 	unsigned i;
 	u32 pin;
 
-	for (i = 0; i < NR_IRQS; i++)
+	for (i = 0; i < NR_IRQS; i++) {
 		ios.ios_gsi[i] = IOAPIC_NO_GSI;
+		ios.ios_dest[i] = lapic_id();
+	}
 	for (i = 0; i < mi->mi_nioapic; i++) {
 		struct ioapic *io = &ios.ios_chip[ios.ios_nchips];
 		const struct acpi_ioapic *m = &mi->mi_ioapic[i];
@@ -340,12 +384,18 @@ int ioapic_isa_irq_pci(unsigned irq)
 {
 	unsigned long flags;
 	struct ioapic *io;
-	u32 pin;
+	bool first = false;
+	u32 pin, cpu = 0;
 	int err = 0;
 
 	if (irq >= NR_ISA_IRQS)
 		return -EINVAL;
 	spin_lock_irqsave(&ios.ios_lock, flags);
+	if (ios.ios_active && !(ios.ios_isa_pci & (1u << irq))) {
+		first = true;
+		cpu = irq_next_cpu();
+		ios.ios_dest[irq] = cpu_dest(cpu);
+	}
 	io = __irq_to_pin(irq, &pin);
 	if (!ios.ios_active || !io) {
 		err = -ENODEV;
@@ -354,8 +404,15 @@ int ioapic_isa_irq_pci(unsigned irq)
 		bool masked = ioapic_read(io, IOAPIC_REG_REDTBL(pin)) & (u32)IOAPIC_RTE_MASKED;
 
 		err = __route(irq, ios.ios_gsi[irq], true, true, masked);
+	} else if (first) {
+		__rte_write(io, pin, ((u64)ios.ios_dest[irq] << IOAPIC_RTE_DEST_SHIFT) |
+				     ioapic_read(io, IOAPIC_REG_REDTBL(pin)));
 	}
+	if (!err && first)
+		ios.ios_isa_pci |= (u16)(1u << irq);
 	spin_unlock_irqrestore(&ios.ios_lock, flags);
+	if (!err && first)
+		irq_note_affinity(irq, cpu);
 	return err;
 }
 
@@ -371,6 +428,7 @@ int ioapic_route_gsi(u32 gsi, bool level, bool active_low)
 {
 	unsigned long flags;
 	int irq, shared, err = 0;
+	u32 cpu;
 
 	if (!ioapic_active())
 		return -ENODEV;
@@ -381,11 +439,13 @@ int ioapic_route_gsi(u32 gsi, bool level, bool active_low)
 		return shared;
 
 	/* irqchip.h has no way to give a number back: a failed route keeps it. */
-	irq = irq_alloc(&ioapic_chip);
+	cpu = irq_next_cpu();
+	irq = irq_alloc_on(&ioapic_chip, cpu);
 	if (irq < 0)
 		return irq;
 	spin_lock_irqsave(&ios.ios_lock, flags);
 	shared = __gsi_to_irq(gsi);	/* routed by someone else meanwhile? share it */
+	ios.ios_dest[irq] = cpu_dest(cpu);
 	if (shared < 0)
 		err = __route((unsigned)irq, gsi, level, active_low, true);
 	spin_unlock_irqrestore(&ios.ios_lock, flags);
@@ -417,6 +477,8 @@ int ioapic_irq_line(unsigned irq, struct ioapic_line *out)
 		out->il_level = lo & (u32)IOAPIC_RTE_LEVEL;
 		out->il_active_low = lo & (u32)IOAPIC_RTE_ACTIVE_LOW;
 		out->il_masked = lo & (u32)IOAPIC_RTE_MASKED;
+		out->il_dest = (u8)(ioapic_read(io, IOAPIC_REG_REDTBL(pin) + 1) >>
+				    (IOAPIC_RTE_DEST_SHIFT - 32));
 		err = 0;
 	}
 	spin_unlock_irqrestore(&ios.ios_lock, flags);

@@ -23,6 +23,11 @@ struct irq_chip {
 	void		(*unmask)(unsigned irq);
 	void		(*eoi)(unsigned irq);
 	bool		(*spurious)(unsigned irq);	/* optional */
+	/*
+	 * Optional: send irq to CPU cpu (online) from now on; 0 or an errno.
+	 * Called with interrupts on and no irq lock, one call at a time.
+	 */
+	int		(*set_affinity)(unsigned irq, u32 cpu);
 };
 
 /* Route irq through chip; the line starts masked unless a handler exists. */
@@ -34,6 +39,13 @@ const struct irq_chip *irq_get_chip(unsigned irq);
  * input beyond the ISA range; -ENOSPC when none is left.
  */
 int irq_alloc(const struct irq_chip *chip);
+/*
+ * The same, recording that the chip sends it to CPU cpu (or that every
+ * CPU takes it: IRQ_CPU_EACH); irq_alloc() records the boot CPU.
+ */
+int irq_alloc_on(const struct irq_chip *chip, u32 cpu);
+/* Record where a line goes, for a chip that routed it itself (boot only). */
+void irq_note_affinity(unsigned irq, u32 cpu);
 
 /* The trap entry's way in: run line irq's handlers (interrupts off). */
 struct trap_frame;

@@ -117,6 +117,7 @@ int lapic_init(const struct acpi_madt_info *mi)
 	lapic_write(LAPIC_ESR, 0);
 	setup_lints(mi);
 	irq_set_chip(APIC_SPURIOUS_VECTOR - IRQ_VECTOR_BASE, &lapic_spurious_chip);
+	irq_note_affinity(APIC_SPURIOUS_VECTOR - IRQ_VECTOR_BASE, IRQ_CPU_EACH);
 	lapic_write(LAPIC_SVR, LAPIC_SVR_ENABLE | APIC_SPURIOUS_VECTOR);
 	return 0;
 }

@@ -76,7 +76,7 @@ static irqreturn_t wake_interrupt(unsigned irq, void *unused)
 /* An IPI vector whose handler is fn; 0 if none is left. */
 static u8 ipi_vector(irq_handler_t fn, const char *name)
 {
-	int irq = irq_alloc(&call_chip);
+	int irq = irq_alloc_on(&call_chip, IRQ_CPU_EACH);
 
 	if (irq < 0 || request_irq((unsigned)irq, fn, NULL, name))
 		return 0;

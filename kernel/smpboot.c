@@ -12,8 +12,9 @@
  *
  * An AP, once in ap_main, loads its own tables, turns on its local APIC
  * and its timer, counts itself online and idles with interrupts on, running
- * the work other CPUs queue on it (queue_work_on).  Device interrupts all
- * go to the boot CPU; an AP takes its timer and IPIs.  `nosmp` starts none; `maxcpus=N` at most N CPUs in all.
+ * the work other CPUs queue on it (queue_work_on).  Device interrupts
+ * are steered by kernel/irq.c (round robin, or per queue); an AP also
+ * takes its timer and IPIs.  `nosmp` starts none; `maxcpus=N` at most N CPUs in all.
  */
 #include "kernel/acpi.h"
 #include "kernel/apic.h"
@@ -227,7 +228,7 @@ static int smp_init(void)
 	t = trampoline_setup(pa);
 	if (!t)
 		return -EINVAL;
-	irq = irq_alloc(&ap_timer_chip);
+	irq = irq_alloc_on(&ap_timer_chip, IRQ_CPU_EACH);
 	if (irq >= 0 && request_irq((unsigned)irq, ap_timer_interrupt, NULL, "ap-timer") == 0)
 		ap_timer_vector = (u8)(IRQ_VECTOR_BASE + irq);
 

@@ -27,6 +27,7 @@
 #include "kernel/mm/page.h"
 #include "kernel/power.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "kernel/time.h"
 #include "lib/string.h"
 
@@ -183,7 +184,7 @@ static void nvme_poll_tick(struct timer_list *t)
  */
 int nvme_ctrl_start(struct nvme_ctrl *c)
 {
-	u32 i, vs, depth;
+	u32 i, vs, depth, granted;
 	int err;
 
 	INIT_LIST_HEAD(&c->c_namespaces);
@@ -220,7 +221,13 @@ int nvme_ctrl_start(struct nvme_ctrl *c)
 	if (err)
 		goto disable;
 
-	c->c_nr_ioq = NVME_MAX_IO_QUEUES;
+	/* As many queue pairs as the vectors allow and the controller grants (5.27.1.5). */
+	err = nvme_set_queues(c, c->c_want_ioq ? c->c_want_ioq : 1, &granted);
+	if (err)
+		goto disable;
+	c->c_nr_ioq = granted ? granted : 1;
+	if (c->c_nr_ioq > 1 && c->c_io_depth > NVME_IO_DEPTH_MQ)
+		c->c_io_depth = NVME_IO_DEPTH_MQ;
 	for (i = 0; i < c->c_nr_ioq; i++) {
 		err = nvme_queue_alloc(c, &c->c_ioqs[i], (u16)(i + 1), (u16)c->c_io_depth,
 				       (u16)(c->c_nvec > 1 ? i + 1 : 0), true);
@@ -231,6 +238,9 @@ int nvme_ctrl_start(struct nvme_ctrl *c)
 	err = ctrl_setup_io_queues(c);
 	if (err)
 		goto free_ioq;
+	pr_info("%s: %u I/O queue%s (%u wanted, %u CPU%s online), %u entries each\n", c->c_name,
+		c->c_nr_ioq, c->c_nr_ioq == 1 ? "" : "s", c->c_want_ioq, num_online_cpus(),
+		num_online_cpus() == 1 ? "" : "s", c->c_io_depth);
 	err = nvme_io_init_set(c);
 	if (err)
 		goto free_ioq;
@@ -334,7 +344,8 @@ static bool abort_timed_out(struct nvme_ctrl *c, struct abort_pass *p)
 		bool aborted = false;
 		int err;
 
-		err = nvme_abort(c, 1, (u16)rq->rq_tag, &aborted);
+		err = nvme_abort(c, (u16)(rq->rq_mq_hctx->queue_num + 1), (u16)rq->rq_tag,
+				 &aborted);
 		pr_warn("%s: %s lba %llu timed out: abort %s\n", ns->ns_name,
 			nvme_opcode_name(iod->iod_opc, false),
 			(unsigned long long)(blk_rq_pos(rq) >> (ns->ns_lba_shift - 9)),
@@ -349,8 +360,9 @@ static bool abort_timed_out(struct nvme_ctrl *c, struct abort_pass *p)
 static bool requeue_one(struct request *rq, void *data)
 {
 	struct nvme_iod *iod = blk_mq_rq_to_pdu(rq);
-	struct nvme_queue *q = data;
-	bool dead = q->nq_ctrl->c_state == NVME_CTRL_DEAD;
+	struct nvme_ctrl *c = data;
+	struct nvme_queue *q = c->c_ioq[rq->rq_mq_hctx->queue_num];
+	bool dead = c->c_state == NVME_CTRL_DEAD;
 
 	if (iod->iod_bounced) {
 		iod->iod_bounced = false;
@@ -379,7 +391,7 @@ static int ctrl_reset(struct nvme_ctrl *c)
 	nvme_queue_reset(&c->c_adminq);
 	for (i = 0; i < c->c_nr_ioq; i++)
 		nvme_queue_reset(c->c_ioq[i]);
-	blk_mq_tagset_busy_iter(&c->c_set, requeue_one, c->c_ioq[0]);
+	blk_mq_tagset_busy_iter(&c->c_set, requeue_one, c);
 	err = ctrl_enable(c);
 	if (!err)
 		err = ctrl_setup_io_queues(c);
@@ -387,7 +399,7 @@ static int ctrl_reset(struct nvme_ctrl *c)
 		pr_err("%s: reset failed (%d): controller dead, its I/O fails\n", c->c_name, err);
 		c->c_state = NVME_CTRL_DEAD;
 		nvme_ctrl_disable(c);
-		blk_mq_tagset_busy_iter(&c->c_set, requeue_one, c->c_ioq[0]);
+		blk_mq_tagset_busy_iter(&c->c_set, requeue_one, c);
 	} else {
 		c->c_state = NVME_CTRL_LIVE;
 		pr_info("%s: reset done (%u so far)\n", c->c_name, c->c_resets);

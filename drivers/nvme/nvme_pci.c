@@ -4,9 +4,12 @@
  *
  * Interrupts, best first (the order real machines need, including ones
  * with no working MSI): MSI-X with one vector for the admin queue and one
- * per I/O queue, each handler given its own queue; MSI-X with a single
- * vector, MSI, or INTx, with one handler that reaps every queue; or
- * none at all with nvme.poll=1, where completions are reaped by polling.
+ * per I/O queue, up to one I/O queue per online CPU, each handler given
+ * its own queue and vector k (queue k) steered to CPU k - 1, the CPUs
+ * whose requests that queue carries (blk-mq maps CPU c to hardware queue
+ * c % n); MSI-X with a single vector, MSI, or INTx, with one handler
+ * that reaps every queue, and one I/O queue; or none at all with
+ * nvme.poll=1, where completions are reaped by polling (one queue).
  * nvme.msix=0 and nvme.msi=0 skip those steps (for tests of the
  * fallbacks).
  *
@@ -23,6 +26,7 @@
 #include "kernel/mm/vmap.h"
 #include "kernel/param.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "lib/string.h"
 
 #define NVME_BAR_MAP_MAX	0x4000	/* registers and the first doorbells */
@@ -43,23 +47,36 @@ static int nvme_pci_irqs(struct nvme_ctrl *c)
 {
 	struct pci_dev *dev = c->c_pdev;
 	int irqs[NVME_MAX_VECTORS], n, irq, err;
-	u32 i;
+	u32 i, want = num_online_cpus();
 
-	for (i = 0; i < NVME_MAX_VECTORS; i++)
+	if (want > NVME_MAX_IO_QUEUES)
+		want = NVME_MAX_IO_QUEUES;
+	if (!want)
+		want = 1;
+	c->c_want_ioq = 1;
+	for (i = 0; i < NVME_MAX_VECTORS; i++) {
 		c->c_irq[i] = -1;
+		snprintf(c->c_irq_name[i], sizeof(c->c_irq_name[i]), "%sq%u", c->c_name, i);
+	}
 	if (nvme_param_poll) {
 		c->c_irq_mode = NVME_IRQ_POLL;
 		c->c_nvec = 0;
 		return 0;
 	}
-	n = nvme_param_msix ? pci_enable_msix(dev, irqs, NVME_MAX_VECTORS) : -ENODEV;
-	if (n >= NVME_MAX_VECTORS) {
+	n = nvme_param_msix ? pci_enable_msix(dev, irqs, 1 + want) : -ENODEV;
+	if (n >= 2) {
 		c->c_irq_mode = NVME_IRQ_MSIX;
 		c->c_nvec = (u32)n;
-		err = request_irq((unsigned)irqs[0], nvme_queue_intr, &c->c_adminq, c->c_name);
-		for (i = 1; !err && i < c->c_nvec; i++)
+		c->c_want_ioq = (u32)n - 1;
+		err = request_irq((unsigned)irqs[0], nvme_queue_intr, &c->c_adminq,
+				  c->c_irq_name[0]);
+		for (i = 1; !err && i < c->c_nvec; i++) {
+			/* Queue i's vector to the CPU its requests come from. */
+			if (irq_cpu_online(i - 1))
+				irq_set_affinity((unsigned)irqs[i], i - 1);
 			err = request_irq((unsigned)irqs[i], nvme_queue_intr, &c->c_ioqs[i - 1],
-					  c->c_name);
+					  c->c_irq_name[i]);
+		}
 		if (err)
 			goto fail;
 		for (i = 0; i < c->c_nvec; i++)

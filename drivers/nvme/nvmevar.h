@@ -22,8 +22,9 @@
 #include "kernel/work.h"
 #include "lib/list.h"
 
-#define NVME_MAX_IO_QUEUES	1	/* one per CPU; one CPU today */
+#define NVME_MAX_IO_QUEUES	16	/* one per online CPU, up to this many */
 #define NVME_MAX_VECTORS	(1 + NVME_MAX_IO_QUEUES)
+#define NVME_IO_DEPTH_MQ	256	/* entries per I/O queue when there are several */
 #define NVME_ADMIN_DEPTH	32	/* admin queue entries */
 #define NVME_IO_DEPTH_MAX	1024	/* entries per I/O queue, before CAP.MQES */
 #define NVME_MAX_XFER		(512u * 1024)	/* bytes per command, before MDTS */
@@ -103,7 +104,9 @@ struct nvme_ctrl {
 	char			c_fw[9];	/* [I] */
 	enum nvme_irq_mode	c_irq_mode;	/* [I] */
 	int			c_irq[NVME_MAX_VECTORS];	/* [I] per vector, -1 none */
+	char			c_irq_name[NVME_MAX_VECTORS][16];	/* [I] nvme0q1 */
 	u32			c_nvec;		/* [I] vectors in use */
+	u32			c_want_ioq;	/* [I] I/O queues the vectors allow */
 	struct nvme_queue	c_adminq;
 	spinlock_t		c_admin_lock;
 	bool			c_admin_done;	/* [a] the command's CQE arrived */

@@ -148,6 +148,44 @@ int pci_intx_irq(struct pci_dev *dev)
 	return irq;
 }
 
+/*
+ * The steering writer for a single MSI (kernel/msi.c): only with
+ * per-vector masking (PCI 3.0 6.8.1.7), where the message can be
+ * rewritten masked and an event meanwhile stays pending.  Without it a
+ * live rewrite could tear or lose an interrupt: -EBUSY.
+ */
+static int msi_rewrite(void *ctx, u32 cookie, u64 addr, u32 data)
+{
+	struct pci_dev *dev = ctx;
+	unsigned cap = dev->pd_msi_cap;
+	unsigned mask_reg;
+	u16 ctl;
+	bool is64;
+	u32 mask;
+
+	(void)cookie;
+	if (!cap || !dev->pd_msi_on)
+		return -ENODEV;
+	ctl = pci_read16(dev, cap + PCI_MSI_FLAGS);
+	if (!(ctl & PCI_MSI_FLAGS_MASKBIT))
+		return -EBUSY;
+	is64 = ctl & PCI_MSI_FLAGS_64BIT;
+	if ((addr >> 32) && !is64)
+		return -ERANGE;
+	mask_reg = cap + (is64 ? PCI_MSI_MASK_64 : PCI_MSI_MASK_32);
+	mask = pci_read32(dev, mask_reg);
+	pci_write32(dev, mask_reg, mask | 1);
+	pci_write32(dev, cap + PCI_MSI_ADDRESS_LO, (u32)addr);
+	if (is64) {
+		pci_write32(dev, cap + PCI_MSI_ADDRESS_HI, (u32)(addr >> 32));
+		pci_write16(dev, cap + PCI_MSI_DATA_64, (u16)data);
+	} else {
+		pci_write16(dev, cap + PCI_MSI_DATA_32, (u16)data);
+	}
+	pci_write32(dev, mask_reg, mask);
+	return 0;
+}
+
 /**
  * pci_enable_msi - switch a function to one MSI message
  * @dev: a function with an MSI capability
@@ -176,6 +214,7 @@ int pci_enable_msi(struct pci_dev *dev)
 		return err;	/* the vector stays allocated: irqchip.h cannot free one */
 	dev->pd_msi_on = true;
 	dev->pd_irq = irq;
+	msi_irq_set_writer((unsigned)irq, msi_rewrite, dev, 0);
 	return irq;
 }
 

@@ -18,6 +18,12 @@
  * (6.8.2: software must not enable both), and INTx is disabled while
  * MSI-X is on.
  *
+ * Each vector goes to a CPU chosen round robin by msi_irq_alloc(); a
+ * driver steers one elsewhere with irq_set_affinity() (kernel/irq.h),
+ * which rewrites the entry here with the entry masked (6.8.2.9: a masked
+ * entry's address and data may be changed; an event meanwhile sets the
+ * Pending Bit and is sent at unmask, so none is lost).
+ *
  * Vectors are never freed (irqchip.h cannot free one): a driver that
  * resets its controller keeps its vectors and need not enable again.
  *
@@ -41,6 +47,29 @@ static void msix_set_ctl(struct pci_dev *dev, u16 set, u16 clear)
 	u16 ctl = pci_read16(dev, cap + PCI_MSIX_FLAGS);
 
 	pci_write16(dev, cap + PCI_MSIX_FLAGS, (u16)((ctl & ~clear) | set));
+}
+
+/*
+ * The steering writer (kernel/msi.c): entry cookie of dev gets a new
+ * message.  Masked around the write, then left as it was.
+ */
+static int msix_rewrite(void *ctx, u32 entry, u64 addr, u32 data)
+{
+	struct pci_dev *dev = ctx;
+	volatile u8 *e;
+	u32 ctrl;
+
+	if (entry >= dev->pd_msix_nvec || !dev->pd_msix_table)
+		return -ENODEV;
+	e = msix_entry(dev, entry);
+	ctrl = readl(e + PCI_MSIX_ENTRY_VECTOR_CTRL);
+	writel(e + PCI_MSIX_ENTRY_VECTOR_CTRL, ctrl | PCI_MSIX_ENTRY_CTRL_MASKBIT);
+	(void)readl(e + PCI_MSIX_ENTRY_VECTOR_CTRL);	/* the mask is in force */
+	writel(e + PCI_MSIX_ENTRY_ADDR_LO, (u32)addr);
+	writel(e + PCI_MSIX_ENTRY_ADDR_HI, (u32)(addr >> 32));
+	writel(e + PCI_MSIX_ENTRY_DATA, data);
+	writel(e + PCI_MSIX_ENTRY_VECTOR_CTRL, ctrl);
+	return 0;
 }
 
 /**
@@ -132,6 +161,8 @@ int pci_enable_msix(struct pci_dev *dev, int *irqs, unsigned nvec)
 	}
 	dev->pd_msix_nvec = (u16)n;
 	dev->pd_irq = irqs[0];
+	for (i = 0; i < n; i++)
+		msi_irq_set_writer((unsigned)irqs[i], msix_rewrite, dev, i);
 	pci_set_command(dev, PCI_COMMAND_INTX_DISABLE, 0);
 	msix_set_ctl(dev, 0, PCI_MSIX_FLAGS_MASKALL);
 	return (int)n;

@@ -6,9 +6,10 @@
  * this driver understands are negotiated (5.2.3: SIZE_MAX, SEG_MAX,
  * BLK_SIZE, TOPOLOGY, RO, FLUSH, MQ, DISCARD, WRITE_ZEROES, and the ring
  * features INDIRECT_DESC and EVENT_IDX), the configuration is read
- * (5.2.4) into the queue limits, one virtqueue per CPU is set up -- one
- * today, however many the device offers with MQ -- interrupts are
- * routed (MSI-X per queue, else INTx), DRIVER_OK is set, the serial is
+ * (5.2.4) into the queue limits, one virtqueue per online CPU is set up,
+ * up to what the device offers with MQ (num_queues) and what MSI-X
+ * vectors allow (one queue without MSI-X), interrupts are routed (MSI-X
+ * per queue, queue i's vector on CPU i, else INTx), DRIVER_OK is set, the serial is
  * asked for (GET_ID), and the disk is added as vdX on a blk-mq queue.
  * Any failure after virtio_pci_init sets FAILED and undoes the steps in
  * reverse.
@@ -25,6 +26,7 @@
 #include "kernel/init.h"
 #include "kernel/mm/slab.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "lib/string.h"
 
 /* What this driver understands (5.2.3 and 6). */
@@ -35,7 +37,6 @@
 			 VIRTIO_BIT(VIRTIO_BLK_F_WRITE_ZEROES) | \
 			 VIRTIO_BIT(VIRTIO_F_INDIRECT_DESC) | VIRTIO_BIT(VIRTIO_F_EVENT_IDX))
 
-#define VBLK_NR_CPUS	1	/* one software/hardware queue per CPU: one CPU today */
 
 static const struct pci_device_id vblk_pci_ids[] = {
 	{ PCI_DEVICE(VIRTIO_PCI_VENDOR, VIRTIO_PCI_DEVICE_BLK_LEGACY) },
@@ -144,10 +145,15 @@ static void vblk_set_limits(struct virtio_blk *vb, struct request_queue *q)
 /* Set up vb_nqueues virtqueues.  0 or -errno (reported). */
 static int vblk_setup_queues(struct virtio_blk *vb)
 {
+	u32 n = min(min((u32)vb->vb_dev_queues, num_online_cpus()), (u32)VIRTIO_PCI_MAX_VQS);
+	u32 vecs = virtio_pci_msix_queues(&vb->vb_vp);
 	u16 i;
 	int err = 0;
 
-	vb->vb_nqueues = (u16)min(min((u32)vb->vb_dev_queues, (u32)VBLK_NR_CPUS), (u32)VIRTIO_PCI_MAX_VQS);
+	/* A vector per queue: fewer queues when vectors are short, one without MSI-X. */
+	if (n > vecs)
+		n = vecs ? vecs : 1;
+	vb->vb_nqueues = (u16)max(n, 1u);
 	for (i = 0; i < vb->vb_nqueues; i++) {
 		struct vblk_queue *vbq = &vb->vb_queues[i];
 

@@ -6,6 +6,12 @@
  * level-triggered: reading the ISR status both says which of "a queue"
  * and "the configuration" it was and deasserts the line.
  *
+ * Queue i's vector is steered to CPU i (kernel/irq.h), the CPU whose
+ * requests a driver with a queue per CPU puts on it (blk-mq maps CPU c
+ * to hardware queue c % n); the configuration vector goes wherever the
+ * round robin put it.  virtio_pci_msix_vectors() tells a driver how many
+ * queues can have a vector of their own before it sets them up.
+ *
  * Without enough MSI-X entries for one per queue, all queues share one
  * vector (the configuration keeps its own); with fewer than two, or with
  * virtio.msix=0, INTx.
@@ -21,6 +27,7 @@
 #include "kernel/irq.h"
 #include "kernel/param.h"
 #include "kernel/printk.h"
+#include "lib/string.h"
 
 static bool vp_param_msix = true;
 PARAM_BOOL("virtio.msix", vp_param_msix, "use MSI-X when the device offers it (0: INTx)");
@@ -189,8 +196,12 @@ static int vp_setup_msix(struct virtio_pci *vp)
 
 			if (!q)
 				continue;
+			snprintf(vp->vp_irq_names[i], sizeof(vp->vp_irq_names[i]), "%s-q%u",
+				 vp->vp_name, i);
+			if (irq_cpu_online(i))
+				irq_set_affinity((unsigned)vp->vp_msix_irqs[q->pq_vector], i);
 			ret = request_irq((unsigned)vp->vp_msix_irqs[q->pq_vector], vp_msix_vq, q,
-					  vp->vp_name);
+					  vp->vp_irq_names[i]);
 			if (ret)
 				goto fail;
 		}
@@ -206,6 +217,16 @@ fail:
 		vp_write16(vp, VIRTIO_PCI_COMMON_Q_MSIX, VIRTIO_MSI_NO_VECTOR);
 	}
 	return ret;
+}
+
+u16 virtio_pci_msix_queues(struct virtio_pci *vp)
+{
+	int n;
+
+	if (!vp_param_msix)
+		return 0;
+	n = pci_msix_count(vp->vp_pdev);
+	return n >= 2 ? (u16)(n - 1) : 0;
 }
 
 int virtio_pci_setup_irqs(struct virtio_pci *vp, const struct virtio_pci_ops *ops, void *priv)

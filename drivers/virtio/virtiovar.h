@@ -69,6 +69,7 @@ struct virtio_pci {
 	bool			vp_msix_shared;	/* [I] ... one vector for all queues */
 	u16			vp_msix_nvec;	/* [I] entries enabled */
 	int			vp_msix_irqs[VIRTIO_PCI_MAX_VQS + 1];	/* [I] entry -> IRQ */
+	char			vp_irq_names[VIRTIO_PCI_MAX_VQS][20];	/* [I] "vda-q1" */
 	u32			vp_intr;	/* [a] interrupts taken, for the report */
 };
 
@@ -121,6 +122,14 @@ struct virtio_pci_vq *virtio_pci_setup_vq(struct virtio_pci *vp, u16 index, u16 
  * function has enough, else INTx (the ISR says which).  Return: 0 or -errno.
  */
 int virtio_pci_setup_irqs(struct virtio_pci *vp, const struct virtio_pci_ops *ops, void *priv);
+
+/*
+ * How many queues can have an MSI-X vector of their own (the table size
+ * less the configuration vector), 0 when MSI-X is not to be used: a
+ * driver with a queue per CPU asks for no more, so that no vector is
+ * shared.  Any time after virtio_pci_init.
+ */
+u16 virtio_pci_msix_queues(struct virtio_pci *vp);
 
 /* 3.1.1 step 8: the driver is ready; the device may use the queues. */
 void virtio_pci_driver_ok(struct virtio_pci *vp);

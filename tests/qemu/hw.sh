@@ -19,8 +19,8 @@ expect_out "hw/q35/ahci" '^00:1f\.2 8086:2922 0106\.01 SATA controller \(AHCI\) 
 expect_out "hw/q35/ahci-abar" '^        BAR5 mem32 0x[0-9a-f]{16} size 0x1000$'
 expect_out "hw/q35/apic" '^\[[ 0-9.]+\] apic: local APIC 0, 1 I/O APIC\(s\), 15 ISA lines moved off the 8259'
 expect_out "hw/q35/timer-on-ioapic" '^  0  ioapic +[0-9]+ +timer'
-expect_out "hw/q35/apic/pit-on-gsi2" '^  0    2      32  edge     high      no$'
-expect_out "hw/q35/apic/pci-line-level" '^ 10   10      42  level    high      (yes|no)$'
+expect_out "hw/q35/apic/pit-on-gsi2" '^  0    2      32  edge     high      no    apic 0$'
+expect_out "hw/q35/apic/pci-line-level" '^ 10   10      42  level    high      (yes|no) +apic [0-9]+$'
 expect_no_out "hw/q35/apic/no-cascade" '^  2  '
 
 boot hw-pc --machine pc --timeout 60 --cmdline 'run="lspci; irqs"' -- \

@@ -204,8 +204,54 @@ static void test_failures(void)
 	teardown();
 }
 
+/* Steering a live vector: the entry gets the new message, its mask as it was. */
+static void test_steer(void)
+{
+	struct pci_dev *d = setup(8, 0);
+	int irqs[3];
+	u64 addr;
+	u32 data;
+
+	CHECK_EQ(pci_enable_msix(d, irqs, 3), 3);
+	CHECK(host_msi_writers[41].write != NULL);
+	CHECK_EQ(host_msi_writers[41].cookie, 1);
+	CHECK_EQ(host_msi_steer(41, 3), 0);
+	msi_compose(3, (u8)(IRQ_VECTOR_BASE + 41), &addr, &data);
+	CHECK_EQ(entry32(1, PCI_MSIX_ENTRY_ADDR_LO), (u32)addr);
+	CHECK_EQ((entry32(1, PCI_MSIX_ENTRY_ADDR_LO) >> 12) & 0xff, 3);	/* SDM 11.11.1 */
+	CHECK_EQ(entry32(1, PCI_MSIX_ENTRY_DATA), data);
+	CHECK_EQ(entry32(1, PCI_MSIX_ENTRY_VECTOR_CTRL), 0);		/* unmasked again */
+	msi_compose(0, (u8)(IRQ_VECTOR_BASE + 40), &addr, &data);
+	CHECK_EQ(entry32(0, PCI_MSIX_ENTRY_ADDR_LO), (u32)addr);	/* others untouched */
+
+	/* A vector the driver masked stays masked after the rewrite. */
+	pci_msix_mask(d, 2);
+	CHECK_EQ(host_msi_steer(42, 1), 0);
+	CHECK_EQ((entry32(2, PCI_MSIX_ENTRY_ADDR_LO) >> 12) & 0xff, 1);
+	CHECK_EQ(entry32(2, PCI_MSIX_ENTRY_VECTOR_CTRL), 1);
+
+	pci_disable_msix(d);
+	CHECK_EQ(host_msi_steer(41, 2), -ENODEV);	/* MSI-X off: refused */
+	teardown();
+}
+
+/* A single MSI is rewritten only with per-vector masking. */
+static void test_steer_msi(void)
+{
+	struct pci_dev *d = setup(4, 0);	/* its MSI has no mask bits */
+	int irq = pci_enable_msi(d);
+
+	CHECK_EQ(irq, 40);
+	CHECK_EQ(host_msi_steer(40, 2), -EBUSY);
+	pci_disable_msi(d);
+	CHECK_EQ(host_msi_steer(40, 2), -ENODEV);
+	teardown();
+}
+
 static const struct unit_case cases[] = {
 	{ "enable", test_enable },
+	{ "steer", test_steer },
+	{ "steer_msi", test_steer_msi },
 	{ "small_table", test_small_table },
 	{ "failures", test_failures },
 };

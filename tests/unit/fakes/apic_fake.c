@@ -2,6 +2,7 @@
 #include "tests/unit/fakes/apic_fake.h"
 #include "kernel/apic.h"
 #include "kernel/irqchip.h"
+#include "kernel/errno.h"
 
 bool host_ioapic_on;
 int host_ioapic_pci_ret;
@@ -40,4 +41,27 @@ int ioapic_route_gsi(u32 gsi, bool level, bool active_low)
 	if (host_ioapic_gsi_ret < 0)
 		return host_ioapic_gsi_ret;
 	return (int)gsi + host_ioapic_gsi_ret;
+}
+
+struct host_msi_writer host_msi_writers[HOST_MSI_IRQS];
+
+void msi_irq_set_writer(unsigned irq, msi_write_fn write, void *ctx, u32 cookie)
+{
+	if (irq >= HOST_MSI_IRQS)
+		return;
+	host_msi_writers[irq].write = write;
+	host_msi_writers[irq].ctx = ctx;
+	host_msi_writers[irq].cookie = cookie;
+}
+
+int host_msi_steer(unsigned irq, u8 dest)
+{
+	struct host_msi_writer *w = &host_msi_writers[irq];
+	u64 addr;
+	u32 data;
+
+	if (irq >= HOST_MSI_IRQS || !w->write)
+		return -EOPNOTSUPP;
+	msi_compose(dest, (u8)(IRQ_VECTOR_BASE + irq), &addr, &data);
+	return w->write(w->ctx, w->cookie, addr, data);
 }
