@@ -195,9 +195,9 @@ static int df_one(struct vfs_mount *m, void *path)
 	u64 k, used;
 	int err;
 
-	err = m->mnt_type->ft_statfs(m, &st);
+	err = vfs_mount_path(m, path, VFS_PATH_MAX);
 	if (!err)
-		err = vfs_mount_path(m, path, VFS_PATH_MAX);
+		err = vfs_statfs(path, &st);	/* the mounted root: this mount */
 	if (err)
 		return err;
 	k = st.f_bsize / 1024;

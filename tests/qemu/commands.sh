@@ -32,6 +32,8 @@ errors=(
 	"fbcon|fbcon x|^usage: fbcon$"
 	"fill|fill|^usage: fill"
 	"fsbench|fsbench|^usage: fsbench"
+	"fsmix|fsmix /nosuch 1 5|^fsmix: mkdir /nosuch/mix: "
+	"fsmix-args|fsmix /x 1 5 cpus=0|^usage: fsmix DIR SEED N"
 	"help|help nosuch|^help: no command nosuch"
 	"hexdump|hexdump|^usage: hexdump"
 	"ide|ide x|^usage: ide$"
