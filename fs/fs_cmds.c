@@ -340,7 +340,7 @@ static int cmd_cp(int argc, char **argv)
 	struct vfs_file *in, *out;
 	const char *bad;
 	struct vfs_stat st;
-	struct progress pg;
+	struct progress pg = { 0 };	/* pg_follow NULL: a progress of its own */
 	u64 done = 0;
 	char *buf, *dst;
 	long n;
@@ -397,7 +397,7 @@ static int cmd_fill(int argc, char **argv)
 {
 	u64 bytes, seed, done = 0;
 	struct vfs_file *f;
-	struct progress pg;
+	struct progress pg = { 0 };	/* pg_follow NULL: a progress of its own */
 	char *buf;
 	int err, e;
 
