@@ -54,6 +54,8 @@ errors=(
 	"mount|mount nosuch /x|^mount: .*no such device"
 	"mount-option|mount ram0 /x commit=abc|^mount: unknown option 'commit=abc'"
 	"mv|mv a|^usage: mv"
+	"on|on 63 cpus|^on: CPU 63 is not online \\(see cpus\\)"
+	"on-args|on 0|^usage: on CPU COMMAND"
 	"params|params x|^usage: params$"
 	"part|part|^usage: part"
 	"poweroff|poweroff x|^usage: poweroff$"
