@@ -14,7 +14,7 @@ export PATH=$PATH:/usr/sbin:/sbin E2FSPROGS_FAKE_TIME=1700000000
 
 dir=$logdir/fs-smp
 rm -rf "$dir" && mkdir -p "$dir"
-OPS=${FSMIX_OPS:-250}
+OPS=${FSMIX_OPS:-1000}
 
 # check NAME IMG MNT: the image after a run whose output is $out, against its FSMIX lines for MNT.
 check() {
