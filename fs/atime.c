@@ -9,7 +9,7 @@
  * never records an access.
  *
  * The VFS decides here; the filesystem only stores the time it is given
- * (vop_set_atime).  Locking: see fs/vfs.h (one caller at a time).
+ * (vop_set_atime).  Locking: called under vfs_lock (fs/vfs.h).
  */
 #include "fs/vfs.h"
 #include "kernel/time.h"

@@ -19,18 +19,20 @@
 #include "kernel/init.h"
 #include "kernel/power.h"
 #include "kernel/printk.h"
+#include "kernel/spinlock.h"
 #include "kernel/mm/slab.h"
 #include "lib/list.h"
 #include "lib/string.h"
 
-/* A device this file opened for a mount.  [v]: see fs/vfs.h. */
+/* A device this file opened for a mount.  [l] fs_claims_lock. */
 struct fs_claim {
-	struct list_head	fc_link;	/* [v] on fs_claims */
+	struct list_head	fc_link;	/* [l] on fs_claims */
 	struct block_device	*fc_bdev;	/* [I] referenced, open */
 	fmode_t			fc_mode;	/* [I] as passed to bdev_open */
 };
 
-static LIST_HEAD(fs_claims);		/* [v] */
+static LIST_HEAD(fs_claims);		/* [l] */
+static DEFINE_SPINLOCK(fs_claims_lock);	/* mount commands may run on any CPU */
 static char fs_holder;			/* the claim holder for mounted devices */
 
 int fs_mount_bdev(struct block_device *bdev, const char *dir, const char *fstype,
@@ -55,7 +57,9 @@ int fs_mount_bdev(struct block_device *bdev, const char *dir, const char *fstype
 		goto close_bdev;
 	c->fc_bdev = bdev;
 	c->fc_mode = mode;
+	spin_lock(&fs_claims_lock);
 	list_add_tail(&c->fc_link, &fs_claims);
+	spin_unlock(&fs_claims_lock);
 	return 0;
 close_bdev:
 	bdev_close(bdev, mode, &fs_holder);
@@ -157,20 +161,25 @@ static int mount_uses(struct vfs_mount *m, void *bdev)
 int fs_umount(struct vfs_mount *m)
 {
 	struct block_device *bdev = m->mnt_bdev;
-	struct fs_claim *c;
+	struct fs_claim *c, *found = NULL;
 	int err;
 
 	err = vfs_umount(m);
 	if (vfs_for_each_mount(mount_uses, bdev))
 		return err;		/* still mounted */
+	spin_lock(&fs_claims_lock);
 	list_for_each_entry(c, &fs_claims, fc_link) {
-		if (c->fc_bdev != bdev)
-			continue;
-		list_del(&c->fc_link);
-		bdev_close(c->fc_bdev, c->fc_mode, &fs_holder);
-		bdev_put(c->fc_bdev);
-		kfree(c);
-		break;
+		if (c->fc_bdev == bdev) {
+			list_del(&c->fc_link);
+			found = c;
+			break;
+		}
+	}
+	spin_unlock(&fs_claims_lock);
+	if (found) {
+		bdev_close(found->fc_bdev, found->fc_mode, &fs_holder);
+		bdev_put(found->fc_bdev);
+		kfree(found);
 	}
 	return err;
 }

@@ -24,9 +24,10 @@
  * (host tests).  The device's size and name come from the block layer
  * (blkdev_size(), bdev_name()).
  *
- * Locking: callers are serialised (one filesystem caller at a time, the
- * shell thread); the cache itself takes its own lock around its lists
- * and the buffers' b_state and b_count.
+ * Locking: callers are serialised: every caller is a filesystem, entered
+ * under the VFS's vfs_lock (fs/vfs.h), so one CPU at a time calls in; the
+ * cache itself takes its own lock around its lists and the buffers'
+ * b_state and b_count, which bio completions on any CPU change.
  */
 #ifndef FS_BUFFER_H
 #define FS_BUFFER_H

@@ -11,7 +11,8 @@
  *
  * Lock legend: [c] bcache.lock (irqsave): the hash, the LRU, the buffers'
  * b_state and b_count, the byte and buffer counts.  [s] caller-serialised
- * (one filesystem caller at a time, see fs/buffer.h).  Bio completions run
+ * (the filesystems' callers hold vfs_lock, see fs/buffer.h; the `buffers`
+ * command reads the statistics without it, a snapshot).  Bio completions run
  * in interrupt context and touch only b_state, b_count and the LRU, under
  * [c].  The statistics are [s] except where noted.
  */

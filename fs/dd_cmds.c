@@ -100,7 +100,7 @@ static int cmd_dd(int argc, char **argv)
 	u64 full_in = 0, full_out = 0;		/* whole records read, written */
 	unsigned int part_in = 0, part_out = 0;	/* a short last record */
 	struct endpoint src, dst;
-	struct progress pg;
+	struct progress pg = { 0 };	/* pg_follow NULL: a progress of its own */
 	u8 *buf = NULL;
 	int i, err = 0;
 

@@ -195,9 +195,9 @@ static int df_one(struct vfs_mount *m, void *path)
 	u64 k, used;
 	int err;
 
-	err = m->mnt_type->ft_statfs(m, &st);
+	err = vfs_mount_path(m, path, VFS_PATH_MAX);
 	if (!err)
-		err = vfs_mount_path(m, path, VFS_PATH_MAX);
+		err = vfs_statfs(path, &st);	/* the mounted root: this mount */
 	if (err)
 		return err;
 	k = st.f_bsize / 1024;
@@ -340,7 +340,7 @@ static int cmd_cp(int argc, char **argv)
 	struct vfs_file *in, *out;
 	const char *bad;
 	struct vfs_stat st;
-	struct progress pg;
+	struct progress pg = { 0 };	/* pg_follow NULL: a progress of its own */
 	u64 done = 0;
 	char *buf, *dst;
 	long n;
@@ -397,7 +397,7 @@ static int cmd_fill(int argc, char **argv)
 {
 	u64 bytes, seed, done = 0;
 	struct vfs_file *f;
-	struct progress pg;
+	struct progress pg = { 0 };	/* pg_follow NULL: a progress of its own */
 	char *buf;
 	int err, e;
 

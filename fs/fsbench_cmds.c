@@ -89,15 +89,12 @@ static int fsbench_remount(const char *dir, char *mpath)
 	struct block_device *bdev;
 	struct vfs_mount *m;
 	const char *type;
-	struct vnode *v;
 	unsigned flags;
 	int err;
 
-	err = vfs_lookup(dir, true, &v);
+	err = vfs_path_mount(dir, &m);
 	if (err)
 		return err;
-	m = v->v_mnt;
-	vnode_put(v);
 	if (!m)
 		return 0;		/* "/" itself: nothing to unmount */
 	err = vfs_mount_path(m, mpath, VFS_PATH_MAX);

@@ -13,8 +13,11 @@
  * mount covers, but on the mounted root (walk_cross); ".." at a mount's
  * root is ".." of the directory it covers, or "/" for a mount in "/";
  * ".." at "/" is "/".
+ *
+ * Locking: the whole walk runs under vfs_lock (fs/vfs_priv.h); its
+ * callers are inside the VFS already.
  */
-#include "fs/vfs.h"
+#include "fs/vfs_priv.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/mm/slab.h"
@@ -209,12 +212,12 @@ static int nd_init(struct nameidata *nd)
 }
 
 /**
- * vfs_lookup - the vnode @path names, referenced
+ * __vfs_lookup - the vnode @path names, referenced
  * @follow: follow a symlink in the last component
  * Returns 0, -ENOENT, -ENOTDIR, -ELOOP, -ENAMETOOLONG, or the
  * filesystem's error.  Release with vnode_put().
  */
-int vfs_lookup(const char *path, bool follow, struct vnode **out)
+int __vfs_lookup(const char *path, bool follow, struct vnode **out)
 {
 	struct nameidata nd;
 	int err;
@@ -231,7 +234,7 @@ int vfs_lookup(const char *path, bool follow, struct vnode **out)
 	return err;
 }
 
-int vfs_lookup_parent(const char *path, struct vnode **dir, char *name)
+int __vfs_lookup_parent(const char *path, struct vnode **dir, char *name)
 {
 	struct nameidata nd;
 	int err;
@@ -249,13 +252,13 @@ int vfs_lookup_parent(const char *path, struct vnode **dir, char *name)
 }
 
 /**
- * vfs_lookup_create - resolve @path for a create
+ * __vfs_lookup_create - resolve @path for a create
  * Returns 0 with *found true and the file in *out (following a final
  * symlink if @follow), or with *found false, the directory the file is to
  * be made in as *out and its name in @name (VFS_NAME_MAX + 1 bytes).
  * *out is referenced either way.
  */
-int vfs_lookup_create(const char *path, bool follow, struct vnode **out, char *name, bool *found)
+int __vfs_lookup_create(const char *path, bool follow, struct vnode **out, char *name, bool *found)
 {
 	struct nameidata nd;
 	int err;

@@ -13,10 +13,11 @@
  *
  * The mount table is the machine's one namespace, so it is this file's
  * state rather than a context passed around.  Mounts are kept in mount
- * order, which puts every mount after the one it sits on.  Locking: see
- * fs/vfs.h (one caller at a time).
+ * order, which puts every mount after the one it sits on.  Locking: every
+ * function here runs under vfs_lock (fs/vfs_priv.h); the mount table
+ * changes only with vfs_mount_lock held as well.
  */
-#include "fs/vfs.h"
+#include "fs/vfs_priv.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/mm/slab.h"
@@ -25,18 +26,18 @@
 #define VFS_MAX_FSTYPES	4	/* registered filesystem types */
 
 static const struct vfs_fstype *vfs_fstypes[VFS_MAX_FSTYPES];	/* [v] */
-static LIST_HEAD(vfs_mounts);					/* [v] in mount order */
+static LIST_HEAD(vfs_mounts);					/* [m] in mount order */
 
-int vfs_fsync_vnode(struct vnode *v)
+int __vfs_fsync_vnode(struct vnode *v)
 {
 	struct vfs_mount *m = v->v_mnt;
 
 	if (!m)				/* "/": every filesystem */
-		return vfs_sync();
+		return __vfs_sync();
 	return m->mnt_type->ft_sync ? m->mnt_type->ft_sync(m) : 0;
 }
 
-void vfs_idle(void)
+void __vfs_idle(void)
 {
 	struct vfs_mount *m;
 
@@ -66,6 +67,7 @@ struct vnode vfs_rootv = {
 
 void vnode_get(struct vnode *v)
 {
+	assert_mutex_held(&vfs_lock);
 	v->v_count++;
 }
 
@@ -74,13 +76,14 @@ int vnode_put(struct vnode *v)
 {
 	if (!v)
 		return 0;
+	assert_mutex_held(&vfs_lock);
 	KASSERT(v->v_count > 0);
 	if (--v->v_count > 0)
 		return 0;
 	return v->v_ops->vop_release ? v->v_ops->vop_release(v) : 0;
 }
 
-int vfs_register_fstype(const struct vfs_fstype *ft)
+int __vfs_register_fstype(const struct vfs_fstype *ft)
 {
 	size_t i;
 
@@ -148,7 +151,7 @@ static int vfs_mountpoint(const char *dir, struct vfs_mount *mnt, struct vnode *
 
 	if (!name)
 		return -ENOMEM;
-	err = vfs_lookup_create(dir, true, &v, name, &found);
+	err = __vfs_lookup_create(dir, true, &v, name, &found);
 	if (err)
 		goto free_name;
 	*covered = NULL;
@@ -180,7 +183,7 @@ free_name:
  * or already a mount point, or the device is mounted), -ENODEV (no type
  * recognises it), -EINVAL (the filesystem refused: reason printed), -ENOMEM.
  */
-int vfs_mount(struct block_device *bdev, const char *dir, const char *fstype, unsigned flags)
+int __vfs_mount(struct block_device *bdev, const char *dir, const char *fstype, unsigned flags)
 {
 	const struct vfs_fstype *ft;
 	struct vnode *covered;
@@ -219,12 +222,12 @@ free_mount:
 	return err;
 }
 
-int vfs_find_mount(const char *path, struct vfs_mount **out)
+int __vfs_find_mount(const char *path, struct vfs_mount **out)
 {
 	struct vnode *v;
 	int err;
 
-	err = vfs_lookup(path, true, &v);
+	err = __vfs_lookup(path, true, &v);
 	if (err)
 		return err;
 	if (v->v_mnt && v == v->v_mnt->mnt_root)
@@ -253,7 +256,7 @@ bool vfs_mounted_on(const struct vfs_mount *mnt)
  * of its directories or its files are in use.  Otherwise @mnt is gone,
  * and the result is 0 or the write-back's error.
  */
-int vfs_umount(struct vfs_mount *mnt)
+int __vfs_umount(struct vfs_mount *mnt)
 {
 	int err, e;
 
@@ -308,7 +311,7 @@ static int path_prepend_child(char *buf, char **p, struct vnode *up, const struc
  * the path in @buf, -ENAMETOOLONG if it does not fit in @size bytes (as a
  * ".." loop on a corrupt disk will not), or the filesystem's error.
  */
-int vfs_mount_path(const struct vfs_mount *mnt, char *buf, size_t size)
+int __vfs_mount_path(const struct vfs_mount *mnt, char *buf, size_t size)
 {
 	struct vfs_dirent *de;
 	struct vnode *v, *up;
@@ -345,7 +348,7 @@ free_de:
 	return err;
 }
 
-int vfs_for_each_mount(int (*fn)(struct vfs_mount *mnt, void *arg), void *arg)
+int __vfs_for_each_mount(int (*fn)(struct vfs_mount *mnt, void *arg), void *arg)
 {
 	struct vfs_mount *m, *t;
 	int r;
@@ -358,12 +361,12 @@ int vfs_for_each_mount(int (*fn)(struct vfs_mount *mnt, void *arg), void *arg)
 	return 0;
 }
 
-int vfs_statfs(const char *path, struct vfs_statfs *st)
+int __vfs_statfs(const char *path, struct vfs_statfs *st)
 {
 	struct vnode *v;
 	int err;
 
-	err = vfs_lookup(path, true, &v);
+	err = __vfs_lookup(path, true, &v);
 	if (err)
 		return err;
 	err = v->v_mnt ? v->v_mnt->mnt_type->ft_statfs(v->v_mnt, st) : -EINVAL;
@@ -372,7 +375,7 @@ int vfs_statfs(const char *path, struct vfs_statfs *st)
 }
 
 /* Write back every mounted filesystem; 0 or the first error. */
-int vfs_sync(void)
+int __vfs_sync(void)
 {
 	struct vfs_mount *m;
 	int err = 0, e;

@@ -26,9 +26,20 @@
  * modifying call on a read-only mount fails with -EROFS before the
  * filesystem sees it.
  *
- * Locking: the VFS and the filesystems below it are entered by one caller
- * at a time (the shell thread); nothing here may be called from interrupt
- * context.  Fields are tagged [I] immutable or [v] that serialisation.
+ * Locking: every call declared here may come from any CPU at once (never
+ * from interrupt context).  Each takes the VFS's sleeping lock, vfs_lock
+ * (fs/vfs_priv.h, fs/vfs_entry.c), around its work, so the VFS and the
+ * filesystems below it are still entered by one CPU at a time, while the
+ * buffer cache and the block layer under them run on every CPU; a CPU
+ * that waits for the lock runs its deferred work.  Mount, umount and
+ * vfs_for_each_mount also take vfs_mount_lock, before vfs_lock.  A
+ * vfs_file may be shared between CPUs (its position is under vfs_lock);
+ * a struct vfs_mount stays valid until it is unmounted.  A CPU that holds
+ * vfs_lock and enters again -- deferred work run while it waited for I/O
+ * inside a filesystem -- panics rather than waits for itself.  Fields are
+ * tagged [I] immutable, [v] vfs_lock, [m] both locks to change, either to
+ * read; vnode_get/vnode_put and the vnode_ops are called with vfs_lock
+ * held.
  */
 #ifndef FS_VFS_H
 #define FS_VFS_H
@@ -182,7 +193,7 @@ struct vfs_fstype {
 };
 
 struct vfs_mount {
-	struct list_head		mnt_link;	/* [v] on the mount table, in mount order */
+	struct list_head		mnt_link;	/* [m] on the mount table, in mount order */
 	/* [I] the directory this mount covers (referenced), NULL for one in "/" */
 	struct vnode			*mnt_covered;
 	char				mnt_name[VFS_MNTNAME_MAX];	/* [I] its name in "/" */
@@ -209,42 +220,33 @@ int vfs_register_fstype(const struct vfs_fstype *ft);
 int vfs_mount(struct block_device *bdev, const char *dir, const char *fstype, unsigned flags);
 /* The mount whose root @path names: 0, -EINVAL if no mount's root, or the walk's error. */
 int vfs_find_mount(const char *path, struct vfs_mount **out);
+/* The mount @path lies on (NULL for "/" itself): 0 or the walk's error. */
+int vfs_path_mount(const char *path, struct vfs_mount **out);
 int vfs_umount(struct vfs_mount *mnt);
-/* Does another mount sit on one of @mnt's directories? */
+/* Does another mount sit on one of @mnt's directories?  Caller holds a VFS lock. */
 bool vfs_mounted_on(const struct vfs_mount *mnt);
 /* The full path of the directory @mnt is mounted on, into @buf (@size bytes). */
 int vfs_mount_path(const struct vfs_mount *mnt, char *buf, size_t size);
-/* Call fn for each mount in mount order; stops at and returns fn's first nonzero. */
+/*
+ * Call fn for each mount in mount order; stops at and returns fn's first
+ * nonzero.  fn runs with vfs_mount_lock held: it may call the rest of this
+ * header, but not mount, unmount or walk the mounts again.
+ */
 int vfs_for_each_mount(int (*fn)(struct vfs_mount *mnt, void *arg), void *arg);
 int vfs_statfs(const char *path, struct vfs_statfs *st);
 int vfs_sync(void);
 /* Run every mount's ft_idle; the shell calls it while it waits for a key. */
 void vfs_idle(void);
-/*
- * Make @v's file durable: its data and the metadata that reach it.  The
- * filesystems have no finer tool than their ft_sync, so this is a sync of
- * @v's filesystem (for ext3 a journal commit and a cache flush).
- */
-int vfs_fsync_vnode(struct vnode *v);
+/* References, for filesystems and the VFS: the caller holds vfs_lock. */
 void vnode_get(struct vnode *v);
 int vnode_put(struct vnode *v);
 
 /* fs/atime.c: access times by Linux's relatime rule */
 bool vfs_atime_due(const struct vfs_stat *st, s64 now);
+/* @v was read or listed: its atime by the rule.  The caller holds vfs_lock. */
 int vfs_accessed(struct vnode *v);
 
-/* fs/namei.c: path walk */
-int vfs_lookup(const char *path, bool follow, struct vnode **out);
-/*
- * The parent directory of @path (referenced) and its last component,
- * copied into @name (VFS_NAME_MAX + 1 bytes); "." and ".." as the last
- * component give -EINVAL, "/" alone -EBUSY.
- */
-int vfs_lookup_parent(const char *path, struct vnode **dir, char *name);
-/* For a create: the file if it exists (*found), else its directory and name. */
-int vfs_lookup_create(const char *path, bool follow, struct vnode **out, char *name, bool *found);
-
-/* fs/vfsops.c: operations by path and on open files */
+/* fs/vfsops.c: operations by path and on open files (fs/vfs_entry.c takes the lock) */
 int vfs_open(const char *path, unsigned flags, u32 mode, struct vfs_file **out);
 int vfs_close(struct vfs_file *f);
 long vfs_read(struct vfs_file *f, void *buf, size_t len);
@@ -258,7 +260,11 @@ int vfs_fstat(struct vfs_file *f, struct vfs_stat *st);
 int vfs_stat(const char *path, struct vfs_stat *st);
 int vfs_lstat(const char *path, struct vfs_stat *st);
 int vfs_truncate(const char *path, u64 size);
-/* fsync(2) of a file or directory by path: vfs_fsync_vnode(). */
+/*
+ * fsync(2) of a file or directory by path.  The filesystems have no finer
+ * tool than their ft_sync, so this is a sync of the file's filesystem (for
+ * ext3 a journal commit and a cache flush).
+ */
 int vfs_fsync(const char *path);
 int vfs_fsync_file(struct vfs_file *f);
 int vfs_mkdir(const char *path, u32 mode);

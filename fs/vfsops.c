@@ -10,7 +10,7 @@
  * -- records accesses (fs/atime.c) and calls the vnode's ops for the rest.
  * A missing op means the object cannot do that: -EPERM.
  */
-#include "fs/vfs.h"
+#include "fs/vfs_priv.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/mm/slab.h"
@@ -39,7 +39,7 @@ static int vfs_open_create(const char *path, unsigned flags, u32 mode, struct vn
 
 	if (!name)
 		return -ENOMEM;
-	err = vfs_lookup_create(path, follow, &v, name, &found);
+	err = __vfs_lookup_create(path, follow, &v, name, &found);
 	if (err)
 		goto free_name;
 	if (found) {
@@ -63,9 +63,9 @@ free_name:
 
 /**
  * vfs_open - open @path with VFS_O_* @flags (@mode for a created file)
- * Returns 0 and the file in *out, or -errno.  Close with vfs_close().
+ * Returns 0 and the file in *out, or -errno.  Close with __vfs_close().
  */
-int vfs_open(const char *path, unsigned flags, u32 mode, struct vfs_file **out)
+int __vfs_open(const char *path, unsigned flags, u32 mode, struct vfs_file **out)
 {
 	unsigned acc = flags & VFS_O_ACCMODE;
 	struct vfs_file *f;
@@ -77,7 +77,7 @@ int vfs_open(const char *path, unsigned flags, u32 mode, struct vfs_file **out)
 	if (flags & VFS_O_CREAT) {
 		err = vfs_open_create(path, flags, mode, &v);
 	} else {
-		err = vfs_lookup(path, !(flags & VFS_O_NOFOLLOW), &v);
+		err = __vfs_lookup(path, !(flags & VFS_O_NOFOLLOW), &v);
 	}
 	if (err)
 		return err;
@@ -107,7 +107,7 @@ put:
 	return err;
 }
 
-int vfs_close(struct vfs_file *f)
+int __vfs_close(struct vfs_file *f)
 {
 	int err = vnode_put(f->f_vnode);
 
@@ -115,7 +115,7 @@ int vfs_close(struct vfs_file *f)
 	return err;
 }
 
-long vfs_pread(struct vfs_file *f, void *buf, size_t len, u64 pos)
+long __vfs_pread(struct vfs_file *f, void *buf, size_t len, u64 pos)
 {
 	struct vnode *v = f->f_vnode;
 	long n;
@@ -133,7 +133,7 @@ long vfs_pread(struct vfs_file *f, void *buf, size_t len, u64 pos)
 }
 
 /* A file opened VFS_O_SYNC: the bytes are durable when this returns. */
-long vfs_pwrite(struct vfs_file *f, const void *buf, size_t len, u64 pos)
+long __vfs_pwrite(struct vfs_file *f, const void *buf, size_t len, u64 pos)
 {
 	struct vnode *v = f->f_vnode;
 	long n;
@@ -147,58 +147,58 @@ long vfs_pwrite(struct vfs_file *f, const void *buf, size_t len, u64 pos)
 		return -EINVAL;
 	n = v->v_ops->vop_write(v, pos, buf, len);
 	if (n > 0 && (f->f_flags & VFS_O_SYNC) == VFS_O_SYNC) {
-		err = vfs_fsync_file(f);
+		err = __vfs_fsync_file(f);
 		if (err)
 			return err;
 	}
 	return n;
 }
 
-long vfs_read(struct vfs_file *f, void *buf, size_t len)
+long __vfs_read(struct vfs_file *f, void *buf, size_t len)
 {
-	long n = vfs_pread(f, buf, len, f->f_pos);
+	long n = __vfs_pread(f, buf, len, f->f_pos);
 
 	if (n > 0)
 		f->f_pos += (u64)n;
 	return n;
 }
 
-long vfs_write(struct vfs_file *f, const void *buf, size_t len)
+long __vfs_write(struct vfs_file *f, const void *buf, size_t len)
 {
 	struct vfs_stat st;
 	long n;
 	int err;
 
 	if (f->f_flags & VFS_O_APPEND) {
-		err = vfs_fstat(f, &st);
+		err = __vfs_fstat(f, &st);
 		if (err)
 			return err;
 		f->f_pos = st.st_size;
 	}
-	n = vfs_pwrite(f, buf, len, f->f_pos);
+	n = __vfs_pwrite(f, buf, len, f->f_pos);
 	if (n > 0)
 		f->f_pos += (u64)n;
 	return n;
 }
 
-int vfs_fsync_file(struct vfs_file *f)
+int __vfs_fsync_file(struct vfs_file *f)
 {
-	return vfs_fsync_vnode(f->f_vnode);
+	return __vfs_fsync_vnode(f->f_vnode);
 }
 
-int vfs_fsync(const char *path)
+int __vfs_fsync(const char *path)
 {
 	struct vnode *v;
-	int err = vfs_lookup(path, true, &v);
+	int err = __vfs_lookup(path, true, &v);
 
 	if (err)
 		return err;
-	err = vfs_fsync_vnode(v);
+	err = __vfs_fsync_vnode(v);
 	vnode_put(v);
 	return err;
 }
 
-int vfs_seek(struct vfs_file *f, s64 off, int whence, u64 *newpos)
+int __vfs_seek(struct vfs_file *f, s64 off, int whence, u64 *newpos)
 {
 	struct vfs_stat st;
 	s64 base;
@@ -212,7 +212,7 @@ int vfs_seek(struct vfs_file *f, s64 off, int whence, u64 *newpos)
 		base = (s64)f->f_pos;
 		break;
 	case VFS_SEEK_END:
-		err = vfs_fstat(f, &st);
+		err = __vfs_fstat(f, &st);
 		if (err)
 			return err;
 		base = (s64)st.st_size;
@@ -228,7 +228,7 @@ int vfs_seek(struct vfs_file *f, s64 off, int whence, u64 *newpos)
 	return 0;
 }
 
-int vfs_ftruncate(struct vfs_file *f, u64 size)
+int __vfs_ftruncate(struct vfs_file *f, u64 size)
 {
 	struct vnode *v = f->f_vnode;
 
@@ -240,7 +240,7 @@ int vfs_ftruncate(struct vfs_file *f, u64 size)
 }
 
 /* 1 and the next entry, 0 at the end, or -errno.  A listing from the start is an access. */
-int vfs_readdir(struct vfs_file *f, struct vfs_dirent *de)
+int __vfs_readdir(struct vfs_file *f, struct vfs_dirent *de)
 {
 	struct vnode *v = f->f_vnode;
 	bool start = f->f_pos == 0;
@@ -254,7 +254,7 @@ int vfs_readdir(struct vfs_file *f, struct vfs_dirent *de)
 	return r;
 }
 
-int vfs_fstat(struct vfs_file *f, struct vfs_stat *st)
+int __vfs_fstat(struct vfs_file *f, struct vfs_stat *st)
 {
 	return f->f_vnode->v_ops->vop_getattr(f->f_vnode, st);
 }
@@ -264,7 +264,7 @@ static int vfs_stat_common(const char *path, bool follow, struct vfs_stat *st)
 	struct vnode *v;
 	int err;
 
-	err = vfs_lookup(path, follow, &v);
+	err = __vfs_lookup(path, follow, &v);
 	if (err)
 		return err;
 	err = v->v_ops->vop_getattr(v, st);
@@ -272,35 +272,35 @@ static int vfs_stat_common(const char *path, bool follow, struct vfs_stat *st)
 	return err;
 }
 
-int vfs_stat(const char *path, struct vfs_stat *st)
+int __vfs_stat(const char *path, struct vfs_stat *st)
 {
 	return vfs_stat_common(path, true, st);
 }
 
-int vfs_lstat(const char *path, struct vfs_stat *st)
+int __vfs_lstat(const char *path, struct vfs_stat *st)
 {
 	return vfs_stat_common(path, false, st);
 }
 
-int vfs_truncate(const char *path, u64 size)
+int __vfs_truncate(const char *path, u64 size)
 {
 	struct vfs_file *f;
 	int err, e;
 
-	err = vfs_open(path, VFS_O_WRONLY, 0, &f);
+	err = __vfs_open(path, VFS_O_WRONLY, 0, &f);
 	if (err)
 		return err;
-	err = vfs_ftruncate(f, size);
-	e = vfs_close(f);
+	err = __vfs_ftruncate(f, size);
+	e = __vfs_close(f);
 	return err ? err : e;
 }
 
-int vfs_readlink(const char *path, char *buf, size_t size)
+int __vfs_readlink(const char *path, char *buf, size_t size)
 {
 	struct vnode *v;
 	int err;
 
-	err = vfs_lookup(path, false, &v);
+	err = __vfs_lookup(path, false, &v);
 	if (err)
 		return err;
 	if (!VFS_S_ISLNK(v->v_mode))
@@ -344,7 +344,7 @@ static int vfs_parent_for_change(const char *path, bool removes, struct vnode **
 	*name = kmalloc(VFS_NAME_MAX + 1, GFP_KERNEL);
 	if (!*name)
 		return -ENOMEM;
-	err = vfs_lookup_parent(path, dir, *name);
+	err = __vfs_lookup_parent(path, dir, *name);
 	if (err)
 		goto free_name;
 	err = removes ? vfs_not_mountpoint(*dir, *name) : 0;
@@ -410,22 +410,22 @@ static int vfs_nameop(const char *path, enum vfs_nameop op, u32 mode, const char
 	return err;
 }
 
-int vfs_mkdir(const char *path, u32 mode)
+int __vfs_mkdir(const char *path, u32 mode)
 {
 	return vfs_nameop(path, NAMEOP_MKDIR, mode, NULL);
 }
 
-int vfs_rmdir(const char *path)
+int __vfs_rmdir(const char *path)
 {
 	return vfs_nameop(path, NAMEOP_RMDIR, 0, NULL);
 }
 
-int vfs_unlink(const char *path)
+int __vfs_unlink(const char *path)
 {
 	return vfs_nameop(path, NAMEOP_UNLINK, 0, NULL);
 }
 
-int vfs_symlink(const char *target, const char *path)
+int __vfs_symlink(const char *target, const char *path)
 {
 	if (strlen(target) >= VFS_PATH_MAX)
 		return -ENAMETOOLONG;
@@ -433,13 +433,13 @@ int vfs_symlink(const char *target, const char *path)
 }
 
 /* A new name @path for the existing file @target (not followed if a symlink). */
-int vfs_link(const char *target, const char *path)
+int __vfs_link(const char *target, const char *path)
 {
 	struct vnode *v, *dir;
 	char *name;
 	int err;
 
-	err = vfs_lookup(target, false, &v);
+	err = __vfs_lookup(target, false, &v);
 	if (err)
 		return err;
 	err = vfs_parent_for_change(path, false, &dir, &name);
@@ -457,7 +457,7 @@ put_v:
 	return err;
 }
 
-int vfs_rename(const char *from, const char *to)
+int __vfs_rename(const char *from, const char *to)
 {
 	struct vnode *odir, *ndir;
 	char *oname, *nname;

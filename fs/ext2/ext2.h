@@ -7,8 +7,8 @@
  * includes this; the VFS
  * sees ext2 only through ext2_fstype and the vnode ops.
  *
- * Lock legend: [I] immutable after mount, [v] serialised by the VFS's
- * single caller (see fs/vfs.h).
+ * Lock legend: [I] immutable after mount, [v] vfs_lock, which every VFS
+ * entry point holds around its calls into the filesystem (see fs/vfs.h).
  */
 #ifndef FS_EXT2_EXT2_H
 #define FS_EXT2_EXT2_H

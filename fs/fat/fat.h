@@ -11,8 +11,9 @@
  * first cluster: ".." names a directory by cluster, never by entry, and a
  * directory always has one.  The root is the node with n_root set.
  *
- * Lock legend: [I] immutable after mount (or creation), [v] serialised by
- * the VFS's single caller (see fs/vfs.h).
+ * Lock legend: [I] immutable after mount (or creation), [v] vfs_lock, which
+ * every VFS entry point holds around its calls into the filesystem (see
+ * fs/vfs.h).
  */
 #ifndef FS_FAT_FAT_H
 #define FS_FAT_FAT_H

@@ -12,7 +12,7 @@
  * corpus (tests/host/ext4_fuzz.sh): one driver mounts both.
  *
  *	clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -DHOST_TEST \
- *		tests/fuzz/fuzz_ext2.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c fs/ext2/*.c \
+ *		tests/fuzz/fuzz_ext2.c fs/vfs.c fs/vfs_entry.c fs/namei.c fs/vfsops.c fs/atime.c fs/ext2/*.c \
  *		fs/jbd2/{format,blockmap,recovery,journal,transaction,commit}.c \
  *		tests/unit/fakes/jbd2_io_fake.c \
  *		lib/strutil.c lib/errstr.c lib/sort.c lib/crc32c.c tests/unit/fakes/{buffer_file,slab_fake,wallclock_fake}.c \

@@ -6,7 +6,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROOT=$PWD
 export PATH=$PATH:/usr/sbin:/sbin
 FSCLI=$ROOT/build/host/fscli
-FS_SRCS="tests/host/fscli.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c fs/fillgen.c lib/sha256.c
+FS_SRCS="tests/host/fscli.c fs/vfs.c fs/vfs_entry.c fs/namei.c fs/vfsops.c fs/atime.c fs/fillgen.c lib/sha256.c
 	lib/strutil.c lib/errstr.c lib/sort.c lib/crc32c.c $(ls fs/ext2/*.c fs/fat/*.c)
 	$(ls fs/jbd2/*.c | grep -v /io.c) tests/unit/fakes/jbd2_io_fake.c
 	tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
@@ -66,7 +66,7 @@ fuzz_limit() {
 }
 
 # The VFS and ext2 driver (ext2, ext3, ext4) as the fuzz targets link them.
-FUZZ_EXT2_SRCS="fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c $(ls fs/ext2/*.c)
+FUZZ_EXT2_SRCS="fs/vfs.c fs/vfs_entry.c fs/namei.c fs/vfsops.c fs/atime.c $(ls fs/ext2/*.c)
 	$(ls fs/jbd2/*.c | grep -v /io.c) tests/unit/fakes/jbd2_io_fake.c
 	lib/strutil.c lib/errstr.c lib/sort.c lib/crc32c.c tests/unit/fakes/buffer_file.c
 	tests/unit/fakes/slab_fake.c tests/unit/fakes/wallclock_fake.c tests/unit/host/kernel_shim.c"

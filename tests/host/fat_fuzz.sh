@@ -12,7 +12,7 @@ source "$(dirname "$0")/common.bash"
 export MTOOLS_SKIP_CHECK=1 TZ=UTC
 fuzz_limit 200
 mkdir -p $T/corpus
-SRCS="tests/fuzz/fuzz_fat.c fs/vfs.c fs/namei.c fs/vfsops.c fs/atime.c $(ls fs/fat/*.c)
+SRCS="tests/fuzz/fuzz_fat.c fs/vfs.c fs/vfs_entry.c fs/namei.c fs/vfsops.c fs/atime.c $(ls fs/fat/*.c)
 	lib/strutil.c lib/errstr.c lib/sort.c tests/unit/fakes/buffer_file.c tests/unit/fakes/slab_fake.c
 	tests/unit/fakes/wallclock_fake.c tests/unit/host/kernel_shim.c"
 python3 tools/fillgen.py 20000 3 >$T/big
