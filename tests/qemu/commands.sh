@@ -67,6 +67,7 @@ errors=(
 	"stress|stress|^usage: stress"
 	"stress-nodev|stress nosuch|^stress: nosuch: no such block device"
 	"stress-args|stress ram0 at=5|^usage: stress"
+	"stress-cpus|stress ram0 cpus=0|^stress: cpus=0: want 1 to 64, or all$"
 	"sync|sync x|^usage: sync$"
 	"fsync|fsync|^usage: fsync PATH$"
 	"fsync-nofile|fsync /nonexistent|^fsync: /nonexistent: "
