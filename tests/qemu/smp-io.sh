@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # I/O from every CPU on four kinds of disk at once: one boot with -smp 2
-# (1280 MiB, so stress's buffers come from highmem too, and the IDE and
-# NVMe queues bounce some) and one with -smp 4, each with an AHCI disk (an ich9-ahci on the pc
+# (1280 MiB, so stress's buffers come from highmem too) and one with
+# -smp 4, each with an AHCI disk (an ich9-ahci on the pc
 # machine), an IDE disk, an NVMe and a virtio disk.  One stress command
 # keeps all four busy from every CPU at the same time: each CPU stamps,
 # rereads and checks its own slice of the same range on every disk.
