@@ -52,6 +52,8 @@ errors=(
 	"mount|mount nosuch /x|^mount: .*no such device"
 	"mount-option|mount ram0 /x commit=abc|^mount: unknown option 'commit=abc'"
 	"mv|mv a|^usage: mv"
+	"on|on 7 cpus|^on: CPU 7 is not online \\(see cpus\\)$"
+	"on-args|on x|^usage: on"
 	"params|params x|^usage: params$"
 	"part|part|^usage: part"
 	"poweroff|poweroff x|^usage: poweroff$"

@@ -76,4 +76,7 @@ run() {
 }
 
 run 2 1280M 31 1500
-run 4 256M 32 800
+# Four vCPUs on a two-core host spin on each other's locks (ticket order
+# waits for a vCPU the host has not scheduled): fewer random I/Os keep the
+# boot well inside its time with another scenario running beside it.
+run 4 256M 32 300
