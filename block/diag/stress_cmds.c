@@ -19,14 +19,21 @@
  * device opened read-only); ios=0 skips the random phase.  during='CMD'
  * runs a shell command once, after the at-th submission, while a driver
  * holds a request (a reset under load: during='ahcireset sda port').
- * cpus=N runs it from N CPUs at once, each on its own slice of the range
- * (stress_on_cpus), all slices with the same seed.
+ * cpus=N runs it from N CPUs at once (all: every CPU online), each on its
+ * own slice of the range on every device named (stress_on_cpus), all
+ * slices with the same seed: DEV1,DEV2 cpus=all keeps every device busy
+ * from every CPU at the same time.
  *
  * Output, stable for tests and people (one line each):
  *	STRESS eio DEV op=read|write|flush lba=L n=N err=E   a failed I/O
  *	STRESS bad DEV lba=L w0=X w1=Y seed=S                a sector that did not verify
- *	STRESS DEV ios=... seed=S ... eio=E bad=B maxtags=T above4g=P bounces=B
- *	       requeues=R ms=M result=PASS|FAIL|STOPPED
+ *	STRESS DEV ios=... off=O sectors=N seed=S ... eio=E bad=B maxtags=T
+ *	       above4g=P bounces=B requeues=R cpu=C start=T ms=M
+ *	       result=PASS|FAIL|STOPPED
+ * one line per device and CPU: off/sectors its slice, cpu the CPU that
+ * submitted it, start the ktime_ms() it began at and ms how long it took
+ * (so a test sees the shares overlap); bounces and requeues are the
+ * queue's, shared by every CPU.
  * plus a progress line; Ctrl-C stops after the I/O in flight.  Returns
  * -EIO when an I/O failed or a sector did not verify.
  */
@@ -41,7 +48,10 @@
 #include "kernel/mm/slab.h"
 #include "lib/string.h"
 
-/* The key=value arguments after the device list.  0 or -EINVAL. */
+/*
+ * The key=value arguments after the device list.  0, -EINVAL, or
+ * -ECANCELED for a bad cpus= (said here: the usage cannot say why).
+ */
 static int stress_parse(struct stress *st, int argc, char **argv)
 {
 	u64 v;
@@ -71,6 +81,10 @@ static int stress_parse(struct stress *st, int argc, char **argv)
 				return -EINVAL;
 		} else if (!strcmp(k, "cpus") && !strcmp(eq, "all")) {
 			st->s_cpus = NR_CPUS;
+		} else if (!strcmp(k, "cpus") && (str_to_u64(eq, &v, false) || !v ||
+						  v > NR_CPUS)) {
+			kprintf("stress: cpus=%s: want 1 to %u, or all\n", eq, NR_CPUS);
+			return -ECANCELED;
 		} else if (!strcmp(k, "off") || !strcmp(k, "span")) {
 			v = bench_parse_size(eq, 1 << 20);
 			if (v % SECTOR_SIZE || (!strcmp(k, "span") && !v))
@@ -153,15 +167,19 @@ free_d:
 	return NULL;
 }
 
-/* d's line; STOPPED: interrupted before the end, with nothing wrong so far. */
-static int stress_report(struct stress *st, struct stress_dev *d, u64 ms)
+/*
+ * d's line for the share that ran on cpu from ktime_ms() t0 until now;
+ * STOPPED: interrupted before the end, with nothing wrong so far.
+ */
+static int stress_report(struct stress *st, struct stress_dev *d, u32 cpu, u64 t0)
 {
 	struct request_queue *q = d->d_q;
 	bool pass = !d->d_eio && !d->d_bad;
 
 	kprintf("STRESS %s ios=%llu reads=%llu writes=%llu flushes=%llu off=%llu sectors=%u"
 	       " seed=%llu qd=%u checked=%llu eio=%llu bad=%llu maxtags=%u above4g=%llu"
-	       " bounces=%llu requeues=%llu ms=%llu result=%s\n", d->d_bdev->bd_name,
+	       " bounces=%llu requeues=%llu cpu=%u start=%llu ms=%llu result=%s\n",
+	       d->d_bdev->bd_name,
 	       (unsigned long long)(d->d_count[STRESS_READ] + d->d_count[STRESS_WRITE] +
 				    d->d_count[STRESS_FLUSH]),
 	       (unsigned long long)d->d_count[STRESS_READ],
@@ -171,7 +189,8 @@ static int stress_report(struct stress *st, struct stress_dev *d, u64 ms)
 	       (unsigned long long)d->d_checked, (unsigned long long)d->d_eio,
 	       (unsigned long long)d->d_bad, d->d_maxtags, (unsigned long long)d->d_above4g,
 	       (unsigned long long)q->q_stats.st_bounces,
-	       (unsigned long long)q->q_stats.st_requeues, (unsigned long long)ms,
+	       (unsigned long long)q->q_stats.st_requeues, cpu, (unsigned long long)t0,
+	       (unsigned long long)(ktime_ms() - t0),
 	       !pass ? "FAIL" : st->s_aio.ac_stop ? "STOPPED" : "PASS");
 	return pass ? 0 : -EIO;
 }
@@ -180,9 +199,9 @@ static int stress_report(struct stress *st, struct stress_dev *d, u64 ms)
 static int stress_devices(struct stress *st, char *names)
 {
 	char *name, *next;
+	u32 cpu = smp_processor_id(), i;	/* work stays on its CPU */
 	int err = 0, res;
 	u64 t0;
-	u32 i;
 
 	for (name = names; name && !err; name = next) {
 		next = strchr(name, ',');
@@ -207,7 +226,7 @@ static int stress_devices(struct stress *st, char *names)
 		return err;	/* bios may still point into the slots: leave it all */
 	}
 	for (i = 0; i < st->s_ndev; i++) {
-		res = stress_report(st, st->s_dev[i], ktime_ms() - t0);
+		res = stress_report(st, st->s_dev[i], cpu, t0);
 		err = err ? err : res;
 	}
 close:
