@@ -60,6 +60,9 @@ static inline struct blk_mq_ctx *blk_mq_this_ctx(struct request_queue *q)
 	return &q->q_ctx[cpu < q->q_nr_ctx ? cpu : 0];
 }
 
+/* blk-mq-queue.c */
+u32 blk_mq_queue_rqs(const struct request_queue *q);
+
 /* blk-mq.c */
 void blk_mq_make_request(struct request_queue *q, struct bio *bio);
 void blk_mq_resubmit_parked(struct request_queue *q);

@@ -235,6 +235,26 @@ struct request *blk_mq_tag_to_rq(struct blk_mq_tag_set *set, u32 hctx_idx, u32 t
 	return tag < tags->nr_tags ? tags->rqs[tag] : NULL;
 }
 
+/*
+ * Requests of q holding a tag now: a scan of the tags, for draining (a
+ * queue sharing its tag set must not wait for the others' I/O).
+ */
+u32 blk_mq_queue_rqs(const struct request_queue *q)
+{
+	const struct blk_mq_tags *tags;
+	const struct request *rq;
+	u32 i, t, n = 0;
+
+	for (i = 0; i < q->q_nr_hw_queues; i++) {
+		tags = q->q_hctx[i]->tags;
+		for (t = 0; t < tags->nr_tags; t++) {
+			rq = READ_ONCE(tags->rqs[t]);
+			n += rq && rq->rq_q == q;
+		}
+	}
+	return n;
+}
+
 u32 blk_mq_tags_in_use(const struct request_queue *q)
 {
 	u32 i, n = 0;

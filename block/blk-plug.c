@@ -20,7 +20,7 @@
  * blk_run_queue() take it themselves.
  */
 #include "block/blk.h"
-#include "block/blk-mq.h"
+#include "block/blk-mq-priv.h"
 #include "block/elevator.h"
 #include "kernel/completion.h"
 #include "kernel/errno.h"
@@ -134,7 +134,7 @@ void blk_plug_init(struct request_queue *q)
 /* Is anything still queued or in the driver? */
 static bool blk_queue_busy(struct request_queue *q)
 {
-	if (queue_is_mq(q) && blk_mq_tags_in_use(q))
+	if (queue_is_mq(q) && blk_mq_queue_rqs(q))
 		return true;
 	return q->q_in_elevator || !list_empty(&q->q_dispatch) || blk_queue_in_driver(q) ||
 	       q->q_rq_in_use || blk_flush_busy(q) || q->q_mq_wait_head;
