@@ -174,17 +174,12 @@ static irqreturn_t pit_interrupt(unsigned irq, void *data)
  * poll, so each end of the window carries the uncertainty of the TSC
  * reads around it; a host that deschedules the emulator there (seen: a
  * 2.5x and a 5x error on a loaded machine) makes it large, and the run
- * is thrown away when it exceeds 1/CALIBRATE_SLACK of the window.  So is
- * a run with a gap that large between two polls inside the window: an
- * emulated TSC that follows the host's can jump forward when the host
- * moves the emulator to another CPU (seen: runs that agreed with each
- * other at 2.4x the true rate on a loaded host), and a gap is where it
- * shows.
+ * is thrown away when it exceeds 1/CALIBRATE_SLACK of the window.
  */
 static u32 calibrate_once(void)
 {
 	u32 count = PIT_HZ / 1000 * CALIBRATE_MS, loops = 0;
-	u64 s, t0, prev, now, t1, gap = 0;
+	u64 s, t0, prev, t1;
 	u8 b;
 
 	b = inb(PORT_B);
@@ -196,9 +191,7 @@ static u32 calibrate_once(void)
 	t0 = prev = rdtsc();
 	/* Bounded: at most ~50x longer than the expected wait. */
 	while (!(inb(PORT_B) & PORT_B_OUT2)) {
-		now = rdtsc();
-		gap = max(gap, now - prev);
-		prev = now;
+		prev = rdtsc();
 		if (++loops > count * 50) {
 			outb(PORT_B, b);
 			pit_dead = true;
@@ -211,8 +204,7 @@ static u32 calibrate_once(void)
 		pit_dead = true;
 		return 0;
 	}
-	if (((t0 - s) + (t1 - prev)) * CALIBRATE_SLACK > t1 - t0 ||
-	    gap * CALIBRATE_SLACK > t1 - t0)
+	if (((t0 - s) + (t1 - prev)) * CALIBRATE_SLACK > t1 - t0)
 		return 0;
 	/* kHz over the exact length of count PIT clocks, not a rounded CALIBRATE_MS. */
 	return (u32)((t1 - t0) * PIT_HZ / ((u64)count * 1000));
