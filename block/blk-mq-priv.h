@@ -94,7 +94,7 @@ u32 blk_mq_sched_queued(struct request_queue *q);
 bool blk_mq_sched_may_bypass(struct request_queue *q);
 bool blk_mq_ctx_bio_merge(struct request_queue *q, struct blk_mq_ctx *ctx, struct bio *bio);
 void blk_mq_ctx_insert(struct blk_mq_ctx *ctx, struct request *rq);
-bool blk_mq_sched_in_use(const struct request_queue *q);
+bool blk_mq_use_elevator(const struct request_queue *q);
 bool blk_mq_sched_fill(struct blk_mq_hw_ctx *hctx);
 bool blk_mq_hctx_has_work(struct blk_mq_hw_ctx *hctx);
 

@@ -21,7 +21,8 @@
 #include "block/blk-mq-priv.h"
 #include "block/elevator.h"
 
-static bool blk_mq_use_elevator(const struct request_queue *q)
+/* Is an elevator in use on q?  A snapshot when the queue lock is not held. */
+bool blk_mq_use_elevator(const struct request_queue *q)
 {
 	return READ_ONCE(q->q_elevator) && !(READ_ONCE(q->q_flags) & QUEUE_FLAG_BYPASS);
 }
@@ -89,11 +90,6 @@ void blk_mq_ctx_insert(struct blk_mq_ctx *ctx, struct request *rq)
 	spin_unlock_irqrestore(&ctx->lock, flags);
 }
 
-/* Is an elevator in use on q?  A snapshot, for the no-lock path. */
-bool blk_mq_sched_in_use(const struct request_queue *q)
-{
-	return blk_mq_use_elevator(q);
-}
 
 /* Queue lock held: rq waits in the elevator, or in software queue ctx. */
 void blk_mq_sched_insert(struct request_queue *q, struct blk_mq_ctx *ctx, struct request *rq)

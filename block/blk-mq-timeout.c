@@ -27,18 +27,27 @@
 
 #define BLK_MQ_TIMEOUT_BATCH	32u	/* expired requests handled per pass */
 
+/* hctx->lock held: start rq's clock, arming the queue's timer if it is idle. */
+static void __blk_mq_add_timer(struct blk_mq_hw_ctx *hctx, struct request *rq)
+{
+	struct request_queue *q = hctx->queue;
+
+	rq->rq_state |= RQF_TIMED;
+	rq->rq_deadline = get_jiffies_64() + msecs_to_jiffies(q->q_rq_timeout_ms);
+	list_add_tail(&rq->rq_timeout_list, &hctx->timeout_list);
+	if (!timer_pending(&q->q_timeout_timer))
+		mod_timer(&q->q_timeout_timer, rq->rq_deadline);
+}
+
 /* hctx->lock held: rq is on the device from now on (its clock runs). */
 static void __blk_mq_start_request(struct blk_mq_hw_ctx *hctx, struct request *rq)
 {
 	struct request_queue *q = hctx->queue;
 
 	KASSERT(!(rq->rq_state & RQF_STARTED));
-	rq->rq_state |= RQF_STARTED | RQF_TIMED;
+	rq->rq_state |= RQF_STARTED;
 	hctx->nr_in_driver++;
-	rq->rq_deadline = get_jiffies_64() + msecs_to_jiffies(q->q_rq_timeout_ms);
-	list_add_tail(&rq->rq_timeout_list, &hctx->timeout_list);
-	if (!timer_pending(&q->q_timeout_timer))
-		mod_timer(&q->q_timeout_timer, rq->rq_deadline);
+	__blk_mq_add_timer(hctx, rq);
 	if (blk_queue_polled(q) && !timer_pending(&q->q_mq_poll_timer))
 		mod_timer(&q->q_mq_poll_timer, get_jiffies_64() + 1);
 }
@@ -247,11 +256,8 @@ static void blk_mq_restart_clock(struct request *rq)
 
 	spin_lock_irqsave(&hctx->lock, flags);
 	if (rq->rq_state & RQF_TIMING_OUT) {
-		rq->rq_state = (rq->rq_state & ~RQF_TIMING_OUT) | RQF_TIMED;
-		rq->rq_deadline = get_jiffies_64() + msecs_to_jiffies(rq->rq_q->q_rq_timeout_ms);
-		list_add_tail(&rq->rq_timeout_list, &hctx->timeout_list);
-		if (!timer_pending(&rq->rq_q->q_timeout_timer))
-			mod_timer(&rq->rq_q->q_timeout_timer, rq->rq_deadline);
+		rq->rq_state &= ~RQF_TIMING_OUT;
+		__blk_mq_add_timer(hctx, rq);
 	}
 	spin_unlock_irqrestore(&hctx->lock, flags);
 }

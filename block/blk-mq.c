@@ -212,7 +212,7 @@ void blk_mq_resubmit_parked(struct request_queue *q)
  */
 static bool blk_mq_nolock_ok(struct request_queue *q, const struct bio *bio)
 {
-	return !(bio->bi_rw & REQ_FLUSH_DATA) && !blk_mq_sched_in_use(q) &&
+	return !(bio->bi_rw & REQ_FLUSH_DATA) && !blk_mq_use_elevator(q) &&
 	       !READ_ONCE(q->q_trace) && !READ_ONCE(q->q_mq_wait_head) &&
 	       !(READ_ONCE(q->q_flags) & QUEUE_FLAG_PLUGGED);
 }
