@@ -24,6 +24,8 @@
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 
 #define barrier()		__asm__ __volatile__("" ::: "memory")
+/* A full fence: no load or store moves across it, not even a load past a store. */
+#define smp_mb()		__sync_synchronize()
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 

@@ -25,6 +25,7 @@
 #include "kernel/errno.h"
 #include "kernel/init.h"
 #include "kernel/mm/page.h"
+#include "kernel/param.h"
 #include "kernel/power.h"
 #include "kernel/printk.h"
 #include "kernel/smp.h"
@@ -128,6 +129,7 @@ static int ctrl_identify(struct nvme_ctrl *c)
 	nvme_id_string(c->c_fw, sizeof(c->c_fw), id->fr, sizeof(id->fr));
 	c->c_max_xfer = nvme_mdts_bytes(id->mdts, mpsmin, NVME_MAX_XFER);
 	c->c_oncs = id->oncs;
+	c->c_oacs = id->oacs;
 	c->c_vwc = id->vwc & NVME_VWC_PRESENT;
 	c->c_acl = id->acl;
 	c->c_nn = id->nn;
@@ -136,7 +138,61 @@ out:
 	return err;
 }
 
-/* Number of Queues, then create each I/O queue pair on the device. */
+static bool nvme_param_dbbuf = true;
+PARAM_BOOL("nvme.dbbuf", nvme_param_dbbuf,
+	   "use the controller's shadow doorbell buffer when it has one");
+
+static void ctrl_dbbuf_free(struct nvme_ctrl *c)
+{
+	if (c->c_dbs)
+		free_pages(c->c_dbs, 0);
+	if (c->c_eis)
+		free_pages(c->c_eis, 0);
+	c->c_dbs = NULL;
+	c->c_eis = NULL;
+}
+
+/*
+ * The shadow doorbell and EventIdx pages (5.11), taken when the
+ * controller offers them, nvme.dbbuf allows and every I/O queue's words
+ * fit in one page.  Without them every doorbell is a register write.
+ */
+static void ctrl_dbbuf_alloc(struct nvme_ctrl *c)
+{
+	if (!(c->c_oacs & NVME_OACS_DBBUF) || !nvme_param_dbbuf ||
+	    2u * (c->c_nr_ioq + 1) * c->c_db_stride > PAGE_SIZE)
+		return;
+	c->c_dbs = get_zeroed_page(GFP_KERNEL);
+	c->c_eis = get_zeroed_page(GFP_KERNEL);
+	if (!c->c_dbs || !c->c_eis)
+		ctrl_dbbuf_free(c);
+}
+
+/*
+ * Hand the shadow pages to the controller, zeroed as the rings are, after
+ * every enable (a reset forgets them), and point the I/O queues at them.
+ * A controller that refuses costs only the register writes they save.
+ */
+static void ctrl_dbbuf_setup(struct nvme_ctrl *c)
+{
+	bool ok = false;
+	u32 i;
+
+	if (c->c_dbs) {
+		memset(c->c_dbs, 0, PAGE_SIZE);
+		memset(c->c_eis, 0, PAGE_SIZE);
+		ok = !nvme_dbbuf_config(c, __pa(c->c_dbs), __pa(c->c_eis));
+		if (!ok)
+			pr_warn("%s: shadow doorbells refused: ringing the registers\n", c->c_name);
+	}
+	for (i = 0; i < c->c_nr_ioq; i++)
+		nvme_queue_dbbuf(c->c_ioq[i], ok ? c->c_dbs : NULL, c->c_eis,
+				 c->c_irq_mode == NVME_IRQ_INTX);
+	if (!ok)
+		ctrl_dbbuf_free(c);
+}
+
+/* Number of Queues, shadow doorbells, then create each I/O queue pair on the device. */
 static int ctrl_setup_io_queues(struct nvme_ctrl *c)
 {
 	u32 granted, i;
@@ -149,6 +205,7 @@ static int ctrl_setup_io_queues(struct nvme_ctrl *c)
 		pr_err("%s: %u I/O queues granted, %u needed\n", c->c_name, granted, c->c_nr_ioq);
 		return -ENOSPC;
 	}
+	ctrl_dbbuf_setup(c);
 	for (i = 0; i < c->c_nr_ioq; i++) {
 		err = nvme_create_io_queue(c, c->c_ioq[i]);
 		if (err)
@@ -235,12 +292,14 @@ int nvme_ctrl_start(struct nvme_ctrl *c)
 			goto free_ioq;
 		c->c_ioq[i] = &c->c_ioqs[i];
 	}
+	ctrl_dbbuf_alloc(c);
 	err = ctrl_setup_io_queues(c);
 	if (err)
 		goto free_ioq;
-	pr_info("%s: %u I/O queue%s (%u wanted, %u CPU%s online), %u entries each\n", c->c_name,
-		c->c_nr_ioq, c->c_nr_ioq == 1 ? "" : "s", c->c_want_ioq, num_online_cpus(),
-		num_online_cpus() == 1 ? "" : "s", c->c_io_depth);
+	pr_info("%s: %u I/O queue%s (%u wanted, %u CPU%s online), %u entries each%s\n",
+		c->c_name, c->c_nr_ioq, c->c_nr_ioq == 1 ? "" : "s", c->c_want_ioq,
+		num_online_cpus(), num_online_cpus() == 1 ? "" : "s", c->c_io_depth,
+		c->c_dbs ? ", shadow doorbells" : "");
 	err = nvme_io_init_set(c);
 	if (err)
 		goto free_ioq;
@@ -259,6 +318,7 @@ int nvme_ctrl_start(struct nvme_ctrl *c)
 	return 0;
 
 free_ioq:
+	ctrl_dbbuf_free(c);
 	for (i = 0; i < c->c_nr_ioq; i++) {
 		nvme_queue_free(&c->c_ioqs[i]);
 		c->c_ioq[i] = NULL;

@@ -1,6 +1,6 @@
 /*
  * NVMe admin commands (NVMe 2.0 base, 5): Identify, Set Features, Create
- * I/O Completion/Submission Queue, Abort.
+ * I/O Completion/Submission Queue, Abort, Doorbell Buffer Config.
  *
  * One admin command is outstanding at a time and its issuer polls for it
  * with a bound: probe, the reset work and the abort path all run outside
@@ -170,4 +170,19 @@ int nvme_abort(struct nvme_ctrl *c, u16 sqid, u16 cid, bool *aborted)
 	err = nvme_admin_exec(c, &cmd, &res, NVME_ADMIN_TIMEOUT_MS);
 	*aborted = !err && !(res & 1);
 	return err;
+}
+
+/*
+ * Doorbell Buffer Config (5.11): the shadow doorbell page (PRP1) and the
+ * EventIdx page (PRP2), each one memory page.  Returns 0 or an errno.
+ */
+int nvme_dbbuf_config(struct nvme_ctrl *c, u64 dbs_dma, u64 eis_dma)
+{
+	struct nvme_sqe cmd = {
+		.opc = NVME_ADMIN_DBBUF_CONFIG,
+		.prp1 = dbs_dma,
+		.prp2 = eis_dma,
+	};
+
+	return nvme_admin_exec(c, &cmd, NULL, NVME_ADMIN_TIMEOUT_MS);
 }

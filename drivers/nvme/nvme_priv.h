@@ -53,6 +53,7 @@ void nvme_queue_free(struct nvme_queue *q);
 void nvme_queue_reset(struct nvme_queue *q);
 void __nvme_submit(struct nvme_queue *q, const struct nvme_sqe *cmd, bool ring);
 void __nvme_ring(struct nvme_queue *q);
+void nvme_queue_dbbuf(struct nvme_queue *q, u32 *dbs, u32 *eis, bool intx);
 int nvme_reap(struct nvme_queue *q);
 irqreturn_t nvme_intr(unsigned irq, void *data);
 irqreturn_t nvme_queue_intr(unsigned irq, void *data);
@@ -64,6 +65,7 @@ int nvme_identify(struct nvme_ctrl *c, u32 nsid, u32 cns, void *buf);
 int nvme_set_queues(struct nvme_ctrl *c, u32 want, u32 *granted);
 int nvme_create_io_queue(struct nvme_ctrl *c, struct nvme_queue *q);
 int nvme_abort(struct nvme_ctrl *c, u16 sqid, u16 cid, bool *aborted);
+int nvme_dbbuf_config(struct nvme_ctrl *c, u64 dbs_dma, u64 eis_dma);
 
 /* nvme_io.c */
 extern const struct blk_mq_ops nvme_mq_ops;

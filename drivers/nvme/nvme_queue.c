@@ -13,6 +13,14 @@
  * doorbell, then hands them on with the lock dropped: ending a request
  * may dispatch the next one, whose queue_rq takes the lock again.
  *
+ * A doorbell register write is a trap into an emulated controller, so
+ * where the controller offers a shadow doorbell buffer (nvme.c) every
+ * I/O queue's doorbell value goes to memory first and the register is
+ * written only when the controller's EventIdx asks for it (NVMe 1.4
+ * 7.13): an emulator that is still working through the ring picks the
+ * new tail up from memory, and one that reads the CQ head from memory
+ * never needs it rung.
+ *
  * Ring memory is lowmem and physically contiguous (CAP.CQR or not), so
  * one PRP per ring is enough (PC = 1 in Create I/O CQ/SQ).
  */
@@ -115,6 +123,7 @@ void nvme_queue_reset(struct nvme_queue *q)
 	memset(q->nq_sq, 0, q->nq_depth * sizeof(struct nvme_sqe));
 	memset((void *)q->nq_cq, 0, q->nq_depth * sizeof(struct nvme_cqe));
 	q->nq_sq_tail = 0;
+	q->nq_sq_told = 0;
 	q->nq_cq_head = 0;
 	q->nq_phase = NVME_CQE_PHASE;
 	q->nq_inflight = 0;
@@ -123,10 +132,58 @@ void nvme_queue_reset(struct nvme_queue *q)
 	spin_unlock_irqrestore(&q->nq_lock, flags);
 }
 
+/**
+ * nvme_queue_dbbuf - use shadow doorbells for a queue, or stop
+ * @q: an I/O queue, its rings empty (allocated, or just reset)
+ * @dbs, @eis: the controller's shadow doorbell and EventIdx pages, or
+ *	NULL for register writes only
+ * @intx: the queue's interrupt is a level-triggered INTx line
+ *
+ * The words sit where the registers do in BAR0's doorbell array (1.4
+ * 7.13), so at the same stride.  The controller may read any shadow word
+ * at any time, so each is kept current; with INTx the CQ head register
+ * is written every time as well, since only that write lowers the line.
+ */
+void nvme_queue_dbbuf(struct nvme_queue *q, u32 *dbs, u32 *eis, bool intx)
+{
+	u32 stride = q->nq_ctrl->c_db_stride / sizeof(u32);
+	u32 sq_off = 2u * q->nq_qid * stride, cq_off = sq_off + stride;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->nq_lock, flags);
+	q->nq_sq_shadow = dbs ? &dbs[sq_off] : NULL;
+	q->nq_sq_ei = dbs ? &eis[sq_off] : NULL;
+	q->nq_cq_shadow = dbs ? &dbs[cq_off] : NULL;
+	q->nq_cq_ei = dbs && !intx ? &eis[cq_off] : NULL;
+	spin_unlock_irqrestore(&q->nq_lock, flags);
+}
+
+/*
+ * Move a doorbell from old to new: the shadow word when there is one,
+ * and the register unless an EventIdx says the controller need not be
+ * told.  The shadow store must be visible before the EventIdx is read
+ * (the controller writes EventIdx, then reads the shadow), hence the
+ * full barrier: x86 lets a load pass an earlier store.
+ */
+static void ring(volatile u32 *reg, volatile u32 *shadow, volatile u32 *ei, u16 old, u16 new)
+{
+	if (shadow)
+		*shadow = new;
+	if (ei) {
+		smp_mb();
+		if (!nvme_dbbuf_need_event((u16)*ei, new, old))
+			return;
+	}
+	writel(reg, new);
+}
+
 /* Tell the controller about everything up to the tail.  Queue lock held. */
 void __nvme_ring(struct nvme_queue *q)
 {
-	writel(q->nq_sq_db, q->nq_sq_tail);
+	if (q->nq_sq_told == q->nq_sq_tail)
+		return;
+	ring(q->nq_sq_db, q->nq_sq_shadow, q->nq_sq_ei, q->nq_sq_told, q->nq_sq_tail);
+	q->nq_sq_told = q->nq_sq_tail;
 }
 
 /*
@@ -162,8 +219,10 @@ int nvme_reap(struct nvme_queue *q)
 		int errs[REAP_BATCH];
 		unsigned long flags;
 		unsigned n = 0, i, m = 0;
+		u16 head;
 
 		spin_lock_irqsave(&q->nq_lock, flags);
+		head = q->nq_cq_head;
 		while (n < REAP_BATCH) {
 			volatile struct nvme_cqe *e = &q->nq_cq[q->nq_cq_head];
 
@@ -177,7 +236,7 @@ int nvme_reap(struct nvme_queue *q)
 			}
 		}
 		if (n) {
-			writel(q->nq_cq_db, q->nq_cq_head);
+			ring(q->nq_cq_db, q->nq_cq_shadow, q->nq_cq_ei, head, q->nq_cq_head);
 			q->nq_inflight = (u16)(q->nq_inflight > n ? q->nq_inflight - n : 0);
 			q->nq_completed += n;
 		}

@@ -121,6 +121,7 @@ const char *nvme_opcode_name(u8 opc, bool admin)
 		case NVME_ADMIN_ABORT:		return "ABORT";
 		case NVME_ADMIN_SET_FEATURES:	return "SET FEATURES";
 		case NVME_ADMIN_GET_FEATURES:	return "GET FEATURES";
+		case NVME_ADMIN_DBBUF_CONFIG:	return "DOORBELL BUFFER CONFIG";
 		}
 		return "ADMIN";
 	}

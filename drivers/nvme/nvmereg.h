@@ -151,6 +151,7 @@ _Static_assert(__builtin_offsetof(struct nvme_cqe, status) == 14, "nvme_cqe.stat
 #define NVME_ADMIN_ABORT	0x08
 #define NVME_ADMIN_SET_FEATURES	0x09
 #define NVME_ADMIN_GET_FEATURES	0x0a
+#define NVME_ADMIN_DBBUF_CONFIG	0x7c	/* Doorbell Buffer Config (5.11) */
 
 /* Create I/O CQ/SQ CDW11 (5.4, 5.5). */
 #define NVME_QUEUE_PHYS_CONTIG	0x0001
@@ -233,6 +234,7 @@ _Static_assert(__builtin_offsetof(struct nvme_id_ctrl, sqes) == 512, "id_ctrl.sq
 _Static_assert(__builtin_offsetof(struct nvme_id_ctrl, oncs) == 520, "id_ctrl.oncs");
 _Static_assert(__builtin_offsetof(struct nvme_id_ctrl, vwc) == 525, "id_ctrl.vwc");
 _Static_assert(__builtin_offsetof(struct nvme_id_ctrl, sgls) == 536, "id_ctrl.sgls");
+#define NVME_OACS_DBBUF		(1u << 8)	/* Doorbell Buffer Config */
 #define NVME_ONCS_DSM		(1u << 2)
 #define NVME_ONCS_WRITE_ZEROES	(1u << 3)
 #define NVME_VWC_PRESENT	0x01

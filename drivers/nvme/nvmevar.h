@@ -48,6 +48,17 @@ struct nvme_queue {
 	u64			nq_cq_dma;	/* [I] */
 	volatile u32		*nq_sq_db;	/* [I] SQ tail doorbell */
 	volatile u32		*nq_cq_db;	/* [I] CQ head doorbell */
+	/*
+	 * Shadow doorbells and the controller's EventIdx words (NVMe 1.4
+	 * 7.13), in c_dbs/c_eis.  No shadow: registers only.  No EventIdx:
+	 * the register every time too (the CQ's, with a level-triggered
+	 * INTx line, which only the register write lowers).
+	 */
+	volatile u32		*nq_sq_shadow;	/* [q] */
+	volatile u32		*nq_sq_ei;	/* [q] */
+	volatile u32		*nq_cq_shadow;	/* [q] */
+	volatile u32		*nq_cq_ei;	/* [q] */
+	u16			nq_sq_told;	/* [q] the tail last handed over */
 	u16			nq_sq_tail;	/* [q] */
 	u16			nq_cq_head;	/* [q] */
 	u16			nq_phase;	/* [q] phase tag of new entries */
@@ -94,6 +105,7 @@ struct nvme_ctrl {
 	u32			c_page_size;	/* [I] CC.MPS, bytes */
 	u32			c_ready_ms;	/* [I] CAP.TO, in ms */
 	u32			c_max_xfer;	/* [I] bytes per command (MDTS, our cap) */
+	u16			c_oacs;		/* [I] optional admin commands */
 	u32			c_io_depth;	/* [I] entries per I/O queue */
 	u16			c_oncs;		/* [I] optional NVM commands */
 	bool			c_vwc;		/* [I] volatile write cache */
@@ -115,6 +127,8 @@ struct nvme_ctrl {
 	struct nvme_queue	*c_ioq[NVME_MAX_IO_QUEUES];	/* [I] -> c_ioqs */
 	struct nvme_queue	c_ioqs[NVME_MAX_IO_QUEUES];
 	u32			c_nr_ioq;	/* [I] */
+	u32			*c_dbs;		/* [r] shadow doorbell page, or NULL */
+	u32			*c_eis;		/* [r] EventIdx page */
 	struct blk_mq_tag_set	c_set;		/* [I] */
 	struct list_head	c_namespaces;	/* [I] struct nvme_ns */
 	volatile enum nvme_ctrl_state c_state;	/* [s] */

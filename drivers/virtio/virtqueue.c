@@ -26,7 +26,7 @@
 
 #define vq_wmb()	barrier()		/* x86: stores stay in order */
 #define vq_rmb()	barrier()		/* x86: loads stay in order */
-#define vq_mb()		__sync_synchronize()	/* store -> load needs a fence */
+#define vq_mb()		smp_mb()		/* store -> load needs a fence */
 
 #define VQ_END		0xffffu		/* end of the free list */
 

@@ -81,8 +81,11 @@ stamp_check "nvme-faults/write-host-verify-after" "$img" 8 40 8
 # A namespace that stops answering, beside a healthy controller.
 img=$imgdir/ok.raw
 truncate -s 64M "$img"
+qlog=$logdir/nvme-timeout.qemu.log
+rm -f "$qlog"
 boot nvme-timeout --machine q35 --timeout 240 --disk "$img,bus=nvme" \
 	--cmdline 'writable=all nvme.timeout_ms=500 run="hexdump nvme1n1 0 16; stress nvme0n1 span=8 seed=8 qd=64; diskinfo nvme1n1"' -- \
+	-D "$qlog" -trace pci_nvme_dbbuf_config \
 	-blockdev driver=null-co,node-name=slow,size=67108864,latency-ns=1500000000,read-zeroes=on \
 	-device nvme,drive=slow,serial=slow
 expect_rc "nvme-faults/timeout/hexdump-fails" 1
@@ -96,4 +99,10 @@ if [ "$n" = 4 ]; then ok "nvme-faults/timeout/bounded-retries"; else
 expect_out "nvme-faults/timeout/counted" '^ *resets [1-9][0-9]* aborts [1-9][0-9]*$'
 expect_out "nvme-faults/timeout/other-works" '^STRESS nvme0n1 .*result=PASS$'
 expect_out "nvme-faults/timeout/still-live" '^ *state live$'
+# A reset forgets the shadow doorbells: both controllers got them at
+# probe, and nvme1 again after each of its resets.
+resets=$(sed -n 's/^ *resets \([0-9]*\) aborts.*/\1/p' "$out" | tail -1)
+n=$(grep -c 'pci_nvme_dbbuf_config' "$qlog")
+if [ -n "$resets" ] && [ "$n" = $((2 + resets)) ]; then ok "nvme-faults/timeout/dbbuf-after-reset"; else
+	notok "nvme-faults/timeout/dbbuf-after-reset" "$n configs for ${resets:-?} resets in $qlog"; fi
 stamp_check "nvme-faults/timeout/other-host-verify" "$img" 8 0 8

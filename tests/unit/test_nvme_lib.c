@@ -241,6 +241,29 @@ static void test_ident(void)
 	CHECK_EQ(nvme_mdts_bytes(40, 4096, 1u << 20), 1u << 20);
 }
 
+/* The shadow doorbell rule against its definition: EventIdx in [old, new). */
+static void test_dbbuf_need_event(void)
+{
+	static const u16 starts[] = { 0, 1, 250, 65530, 65535 };
+	unsigned i, step, k;
+
+	CHECK(nvme_dbbuf_need_event(0, 1, 0));		/* first command: ring */
+	CHECK(!nvme_dbbuf_need_event(0, 2, 1));		/* already told about 0 */
+	CHECK(nvme_dbbuf_need_event(5, 9, 3));
+	CHECK(!nvme_dbbuf_need_event(9, 9, 3));		/* asked about 9, not there yet */
+	CHECK(nvme_dbbuf_need_event(65535, 2, 65534));	/* across the wrap */
+	CHECK(!nvme_dbbuf_need_event(3, 3, 3));		/* no move */
+	for (i = 0; i < ARRAY_SIZE(starts); i++)
+		for (step = 1; step < 300; step += 7)
+			for (k = 0; k < 320; k++) {
+				u16 old = starts[i], new = (u16)(old + step);
+				u16 ei = (u16)(old - 10 + k);
+				bool inside = (u16)(ei - old) < step;
+
+				CHECK_EQ(nvme_dbbuf_need_event(ei, new, old), inside);
+			}
+}
+
 static const struct unit_case cases[] = {
 	{ "prp_one_page", test_prp_one_page },
 	{ "prp_two_pages", test_prp_two_pages },
@@ -251,6 +274,7 @@ static const struct unit_case cases[] = {
 	{ "prp_exhaustive", test_prp_exhaustive },
 	{ "status", test_status },
 	{ "ident", test_ident },
+	{ "dbbuf_need_event", test_dbbuf_need_event },
 };
 
 UNIT_MAIN("nvme_lib", cases)
