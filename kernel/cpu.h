@@ -92,10 +92,20 @@ struct cpu_info {
 	u32	features_edx, features_ecx;	/* leaf 1 */
 	u32	ext_features_edx;		/* leaf 0x80000001 */
 	bool	hypervisor;
+	char	hv_vendor[13];			/* leaf 0x40000000, or "" */
 };
 
 extern struct cpu_info boot_cpu;
 void cpu_identify(void);
 static inline bool cpu_has_nx(void) { return boot_cpu.ext_features_edx & CPUID81_EDX_NX; }
+
+/*
+ * True when fence instructions do not order this CPU's memory accesses
+ * against the devices: QEMU's TCG with one possible CPU.  Drivers that
+ * need a store ordered before a later load of memory a device shares
+ * (an event index, a shadow doorbell) then use a register access for it.
+ * After ACPI's tables are read.
+ */
+bool cpu_fences_elided(void);
 
 #endif

@@ -342,7 +342,7 @@ static int vblk_disk_report(struct gendisk *disk, char *buf, size_t len)
 		     "transport virtio-pci %02x:%02x.%u, %s\n"
 		     "status %s\n"
 		     "features %#llx\n"
-		     "queues %u of %u, %u entries%s%s\n"
+		     "queues %u of %u, %u entries%s%s%s\n"
 		     "flush %s\n"
 		     "discard %s\n"
 		     "write zeroes %s\n"
@@ -358,6 +358,7 @@ static int vblk_disk_report(struct gendisk *disk, char *buf, size_t len)
 		     vbq->vbq_vq->pq_vq.vq_num,
 		     virtio_has(vp, VIRTIO_F_INDIRECT_DESC) ? ", indirect" : "",
 		     virtio_has(vp, VIRTIO_F_EVENT_IDX) ? ", event-idx" : "",
+		     vbq->vbq_vq->pq_vq.vq_fence ? ", fence by register read" : "",
 		     virtio_has(vp, VIRTIO_BLK_F_FLUSH) ? "yes" : "no (write-through)",
 		     vb->vb_max_discard ? "yes" : "no", vb->vb_max_wz ? "yes" : "no",
 		     (unsigned long long)vbq->vbq_reqs, vbq->vbq_max_inflight,

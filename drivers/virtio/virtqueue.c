@@ -26,7 +26,15 @@
 
 #define vq_wmb()	barrier()		/* x86: stores stay in order */
 #define vq_rmb()	barrier()		/* x86: loads stay in order */
-#define vq_mb()		smp_mb()		/* store -> load needs a fence */
+
+/* Store -> load needs a fence, and where the instruction is not one, the transport's. */
+static void vq_mb(const struct virtq *vq)
+{
+	if (vq->vq_fence)
+		vq->vq_fence(vq->vq_fence_arg);
+	else
+		smp_mb();
+}
 
 #define VQ_END		0xffffu		/* end of the free list */
 
@@ -174,7 +182,7 @@ bool virtq_kick_prepare(struct virtq *vq)
 	bool kick;
 
 	/* The index must be visible before we read what the device asked for. */
-	vq_mb();
+	vq_mb(vq);
 	if (vq->vq_event_idx)
 		kick = virtq_need_event(le16_to_cpu(READ_ONCE(*avail_event(vq))), new_idx, old);
 	else
@@ -251,6 +259,6 @@ bool virtq_enable_cb(struct virtq *vq)
 	else
 		WRITE_ONCE(vq->vq_avail->flags, 0);
 	/* The write must be visible before we look at used->idx (2.6.7.1). */
-	vq_mb();
+	vq_mb(vq);
 	return virtq_more_used(vq);
 }

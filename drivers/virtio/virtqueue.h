@@ -95,6 +95,14 @@ struct virtq {
 	u16			*vq_next;	/* [o] free-list links and chains, our copy */
 	u16			*vq_chain;	/* [o] per head: descriptors it holds, 0 free */
 	void			**vq_cookie;	/* [o] per head: the caller's pointer */
+	/*
+	 * [I] The store-to-load fence of virtq_kick_prepare and
+	 * virtq_enable_cb when a fence instruction does not order memory
+	 * against the device (cpu_fences_elided): a register access of the
+	 * transport's.  NULL: the instruction.
+	 */
+	void			(*vq_fence)(void *arg);
+	void			*vq_fence_arg;	/* [I] */
 };
 
 /* Bytes of the ring block for num entries (desc + avail + used, aligned). */

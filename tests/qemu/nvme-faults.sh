@@ -85,7 +85,7 @@ qlog=$logdir/nvme-timeout.qemu.log
 rm -f "$qlog"
 boot nvme-timeout --machine q35 --timeout 240 --disk "$img,bus=nvme" \
 	--cmdline 'writable=all nvme.timeout_ms=500 run="hexdump nvme1n1 0 16; stress nvme0n1 span=8 seed=8 qd=64; diskinfo nvme1n1"' -- \
-	-D "$qlog" -trace pci_nvme_dbbuf_config \
+	-smp 2 -D "$qlog" -trace pci_nvme_dbbuf_config \
 	-blockdev driver=null-co,node-name=slow,size=67108864,latency-ns=1500000000,read-zeroes=on \
 	-device nvme,drive=slow,serial=slow
 expect_rc "nvme-faults/timeout/hexdump-fails" 1
@@ -100,7 +100,8 @@ expect_out "nvme-faults/timeout/counted" '^ *resets [1-9][0-9]* aborts [1-9][0-9
 expect_out "nvme-faults/timeout/other-works" '^STRESS nvme0n1 .*result=PASS$'
 expect_out "nvme-faults/timeout/still-live" '^ *state live$'
 # A reset forgets the shadow doorbells: both controllers got them at
-# probe, and nvme1 again after each of its resets.
+# probe (two CPUs: fences order memory), and nvme1 again after each of
+# its resets.
 resets=$(sed -n 's/^ *resets \([0-9]*\) aborts.*/\1/p' "$out" | tail -1)
 n=$(grep -c 'pci_nvme_dbbuf_config' "$qlog")
 if [ -n "$resets" ] && [ "$n" = $((2 + resets)) ]; then ok "nvme-faults/timeout/dbbuf-after-reset"; else
