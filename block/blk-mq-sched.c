@@ -90,7 +90,6 @@ void blk_mq_ctx_insert(struct blk_mq_ctx *ctx, struct request *rq)
 	spin_unlock_irqrestore(&ctx->lock, flags);
 }
 
-
 /* Queue lock held: rq waits in the elevator, or in software queue ctx. */
 void blk_mq_sched_insert(struct request_queue *q, struct blk_mq_ctx *ctx, struct request *rq)
 {

@@ -76,21 +76,4 @@ int nvme_ns_lba_shift(const struct nvme_id_ns *id);
  */
 u32 nvme_mdts_bytes(u8 mdts, u32 mpsmin_bytes, u32 cap);
 
-/**
- * nvme_dbbuf_need_event - must a shadow doorbell move also ring the register?
- * @event_idx: the EventIdx the controller last wrote for this doorbell
- * @new_idx: the value just written to the shadow doorbell
- * @old_idx: the value the shadow held before
- *
- * NVMe 1.4 7.13: with a shadow doorbell buffer (Doorbell Buffer Config,
- * 2.0 base 5.11) the host writes each doorbell value to memory and rings
- * the register only when the move from @old_idx to @new_idx passed the
- * controller's EventIdx, that is when @event_idx is in [old, new), all
- * modulo 2^16.  True when the register must be written.
- */
-static inline bool nvme_dbbuf_need_event(u16 event_idx, u16 new_idx, u16 old_idx)
-{
-	return (u16)(new_idx - event_idx - 1) < (u16)(new_idx - old_idx);
-}
-
 #endif

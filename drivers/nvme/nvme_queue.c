@@ -29,6 +29,7 @@
 #include "kernel/irq.h"
 #include "kernel/mm/page.h"
 #include "kernel/mm/slab.h"
+#include "lib/event_idx.h"
 #include "lib/string.h"
 
 #define REAP_BATCH	32	/* entries copied out per lock hold */
@@ -171,7 +172,7 @@ static void ring(volatile u32 *reg, volatile u32 *shadow, volatile u32 *ei, u16 
 		*shadow = new;
 	if (ei) {
 		smp_mb();
-		if (!nvme_dbbuf_need_event((u16)*ei, new, old))
+		if (!event_idx_passed((u16)*ei, new, old))
 			return;
 	}
 	writel(reg, new);

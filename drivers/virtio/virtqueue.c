@@ -22,6 +22,7 @@
 #include "drivers/virtio/virtqueue.h"
 #include "kernel/errno.h"
 #include "lib/byteorder.h"
+#include "lib/event_idx.h"
 #include "lib/string.h"
 
 #define vq_wmb()	barrier()		/* x86: stores stay in order */
@@ -184,7 +185,7 @@ bool virtq_kick_prepare(struct virtq *vq)
 	/* The index must be visible before we read what the device asked for. */
 	vq_mb(vq);
 	if (vq->vq_event_idx)
-		kick = virtq_need_event(le16_to_cpu(READ_ONCE(*avail_event(vq))), new_idx, old);
+		kick = event_idx_passed(le16_to_cpu(READ_ONCE(*avail_event(vq))), new_idx, old);
 	else
 		kick = !(le16_to_cpu(READ_ONCE(vq->vq_used->flags)) & VIRTQ_USED_F_NO_NOTIFY);
 	vq->vq_kicked_idx = new_idx;

@@ -169,10 +169,4 @@ void virtq_disable_cb(struct virtq *vq);
  */
 bool virtq_enable_cb(struct virtq *vq);
 
-/* The event-index test of 2.6.7.2: is new past event since old? */
-static inline bool virtq_need_event(u16 event, u16 new_idx, u16 old_idx)
-{
-	return (u16)(new_idx - event - 1) < (u16)(new_idx - old_idx);
-}
-
 #endif

@@ -11,6 +11,7 @@
 #include "tests/unit/unit.h"
 #include "drivers/virtio/virtqueue.h"
 #include "kernel/errno.h"
+#include "lib/event_idx.h"
 
 #define RING_DMA	0x100000u	/* pretend bus address: offset + this */
 
@@ -295,14 +296,14 @@ static void test_bad_used_id(void)
 /* 2.6.7.2: the event-index comparison, including across the wrap. */
 static void test_need_event(void)
 {
-	CHECK(virtq_need_event(0, 1, 0));		/* stepped onto event+1 */
-	CHECK(!virtq_need_event(1, 1, 0));		/* event not yet passed */
-	CHECK(virtq_need_event(5, 10, 0));
-	CHECK(!virtq_need_event(10, 10, 0));
-	CHECK(!virtq_need_event(5, 10, 6));		/* passed before old */
-	CHECK(virtq_need_event(0xffff, 2, 0xfffe));	/* across the wrap */
-	CHECK(!virtq_need_event(2, 2, 0xfffe));
-	CHECK(!virtq_need_event(7, 7, 7));		/* nothing new */
+	CHECK(event_idx_passed(0, 1, 0));		/* stepped onto event+1 */
+	CHECK(!event_idx_passed(1, 1, 0));		/* event not yet passed */
+	CHECK(event_idx_passed(5, 10, 0));
+	CHECK(!event_idx_passed(10, 10, 0));
+	CHECK(!event_idx_passed(5, 10, 6));		/* passed before old */
+	CHECK(event_idx_passed(0xffff, 2, 0xfffe));	/* across the wrap */
+	CHECK(!event_idx_passed(2, 2, 0xfffe));
+	CHECK(!event_idx_passed(7, 7, 7));		/* nothing new */
 }
 
 static void test_kick_flags(void)
