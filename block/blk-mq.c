@@ -247,12 +247,13 @@ static bool blk_mq_make_request_nolock(struct request_queue *q, struct bio *bio)
 	local_irq_restore(flags);
 	rq->rq_state |= RQF_NOLOCK;
 	blk_rq_bio_prep(q, rq, bio);
-	if (!in_interrupt() && blk_mq_claim_direct(hctx, rq)) {
+	if (!in_interrupt() && !blk_plug_active() && blk_mq_claim_direct(hctx, rq)) {
 		blk_mq_issue_direct(hctx, rq);
 		return true;
 	}
 	blk_mq_ctx_insert(ctx, rq);
-	blk_mq_run_hw_queue(hctx, in_interrupt());
+	if (!blk_plug_hold(q, hctx))
+		blk_mq_run_hw_queue(hctx, in_interrupt());
 	return true;
 }
 
@@ -302,7 +303,7 @@ void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 		goto unlock;
 	}
 	hctx = rq->rq_mq_hctx;
-	if (blk_mq_sched_may_bypass(q) && blk_mq_claim_direct(hctx, rq)) {
+	if (blk_mq_sched_may_bypass(q) && !blk_plug_active() && blk_mq_claim_direct(hctx, rq)) {
 		/* Idle: straight to the driver, started in the claim. */
 		if (hctx->started_early == rq)
 			__blk_trace(q, BLK_TA_ISSUE, blk_rq_pos(rq), blk_rq_bytes(rq),
@@ -315,6 +316,8 @@ void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 		blk_plug_device(q);
 	blk_mq_sched_insert(q, rq->rq_mq_ctx, rq);
 out:
+	if ((q->q_flags & QUEUE_FLAG_PLUGGED) && blk_plug_hold(q, NULL))
+		goto unlock;		/* this CPU's batch unplugs it */
 	if (blk_mq_sched_queued(q) >= q->q_unplug_thresh || !(q->q_flags & QUEUE_FLAG_PLUGGED))
 		__blk_unplug(q);
 unlock:

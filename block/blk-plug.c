@@ -13,18 +13,26 @@
  * about to sleep on I/O (the rule in block/blkdev.h; submit_bio_wait
  * and the buffer cache do it).  Flush sequences unplug at once.
  *
+ * Batches (blkdev.h): each CPU's current struct blk_plug, on its
+ * submitter's stack, remembers which queues and hardware queues it holds
+ * back; the finish, or the CPU going idle, runs each of them once.
+ *
  * Draining: blk_drain_queue() unplugs and waits, bounded, until nothing
  * is queued or in the driver (queue teardown, elevator switch).
  *
- * Locking: q->q_lock for everything here; blk_unplug() and
- * blk_run_queue() take it themselves.
+ * Locking: q->q_lock for the queue's plug; blk_unplug() and
+ * blk_run_queue() take it themselves.  A CPU's batch is its own: only
+ * that CPU, outside interrupts, looks at it, so it needs no lock.
  */
 #include "block/blk.h"
 #include "block/blk-mq-priv.h"
 #include "block/elevator.h"
 #include "kernel/completion.h"
 #include "kernel/errno.h"
+#include "kernel/init.h"
+#include "kernel/irq.h"
 #include "kernel/time.h"
+#include "lib/string.h"
 
 /* Queue lock held: may request_fn be called now? */
 bool blk_queue_runnable(const struct request_queue *q)
@@ -117,6 +125,86 @@ void blk_unplug(struct request_queue *q)
 	__blk_unplug(q);
 	blk_queue_unlock(q, flags);
 }
+
+#ifdef HOST_TEST
+#define BLK_PLUG_CPUS	BLK_MQ_NR_CPUS
+#else
+#define BLK_PLUG_CPUS	NR_CPUS
+#endif
+
+static struct blk_plug *cpu_plug[BLK_PLUG_CPUS];	/* each CPU's batch, or NULL */
+
+/* This CPU's batch; NULL in interrupt context, where there is none. */
+static struct blk_plug *this_plug(void)
+{
+	return in_interrupt() ? NULL : cpu_plug[blk_mq_this_cpu()];
+}
+
+void blk_start_plug(struct blk_plug *plug)
+{
+	memset(plug, 0, sizeof(*plug));
+	if (!in_interrupt() && !cpu_plug[blk_mq_this_cpu()])
+		cpu_plug[blk_mq_this_cpu()] = plug;
+}
+
+void blk_finish_plug(struct blk_plug *plug)
+{
+	if (in_interrupt() || cpu_plug[blk_mq_this_cpu()] != plug)
+		return;			/* joined an outer batch, which ends it */
+	blk_flush_plug();
+	cpu_plug[blk_mq_this_cpu()] = NULL;
+}
+
+/* Let go of what this CPU's batch holds; the batch goes on, empty. */
+void blk_flush_plug(void)
+{
+	struct blk_plug *plug = this_plug(), held;
+	u32 i;
+
+	if (!plug || !plug->bp_nq)
+		return;
+	held = *plug;		/* a run may submit again: into an empty batch */
+	plug->bp_count = plug->bp_nq = 0;
+	for (i = 0; i < held.bp_nq; i++) {
+		if (held.bp_hctx[i])
+			blk_mq_run_hw_queue(held.bp_hctx[i], false);
+		else
+			blk_unplug(held.bp_q[i]);
+	}
+}
+
+bool blk_plug_active(void)
+{
+	return this_plug() != NULL;
+}
+
+bool blk_plug_hold(struct request_queue *q, struct blk_mq_hw_ctx *hctx)
+{
+	struct blk_plug *plug = this_plug();
+	u32 i;
+
+	if (!plug || plug->bp_count >= BLK_PLUG_MAX)
+		return false;
+	for (i = 0; i < plug->bp_nq; i++)
+		if (plug->bp_q[i] == q && plug->bp_hctx[i] == hctx)
+			break;
+	if (i == plug->bp_nq) {
+		if (i == BLK_PLUG_QUEUES)
+			return false;
+		plug->bp_q[i] = q;
+		plug->bp_hctx[i] = hctx;
+		plug->bp_nq++;
+	}
+	plug->bp_count++;
+	return true;
+}
+
+static int blk_plug_wait_init(void)
+{
+	wait_prepare_register(blk_flush_plug);	/* a waiter lets its batch go */
+	return 0;
+}
+subsys_initcall(blk_plug_wait_init);
 
 static void blk_unplug_timeout(struct timer_list *t)
 {

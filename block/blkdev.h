@@ -319,6 +319,31 @@ void blk_queue_bio(struct request_queue *q, struct bio *bio);
  * flags never unplug.
  */
 void blk_unplug(struct request_queue *q);
+
+/*
+ * A CPU's batch (Linux 2.6.39's on-stack plug).  Between blk_start_plug()
+ * and blk_finish_plug(), the requests this CPU makes outside interrupts
+ * are held back -- staged on its software queue, or behind the queue's
+ * plug past BLK_UNPLUG_THRESH -- up to BLK_PLUG_MAX of them, and reach
+ * the drivers together at the finish: one doorbell for the batch, not one
+ * per request.  A start inside a batch joins it.  Whatever a batch holds
+ * is let go before this CPU halts (blk_flush_plug from the idle paths),
+ * so no wait is ever on I/O its own CPU holds back.
+ */
+#define BLK_PLUG_MAX		32u	/* requests one batch holds back */
+#define BLK_PLUG_QUEUES		4u	/* queues one batch holds back */
+
+struct blk_plug {
+	u32			bp_count;		/* requests held */
+	u32			bp_nq;			/* entries below */
+	struct request_queue	*bp_q[BLK_PLUG_QUEUES];
+	struct blk_mq_hw_ctx	*bp_hctx[BLK_PLUG_QUEUES];	/* NULL: the queue's plug */
+};
+
+void blk_start_plug(struct blk_plug *plug);
+void blk_finish_plug(struct blk_plug *plug);
+void blk_flush_plug(void);
+
 void __blk_run_queue(struct request_queue *q);
 void blk_run_queue(struct request_queue *q);
 /* Requests of q the driver holds now: a snapshot, no lock needed. */

@@ -1,12 +1,14 @@
 /*
  * Waiting without processes, and deferred work.
  *
- * A waiter runs its CPU's deferred work, then checks its condition with
- * interrupts off and, if it does not hold, waits for an interrupt or a
- * wake-up from another CPU (kernel/idle.h), so a change between the check
- * and the halt still wakes it.  The tick guarantees a wake-up at least
- * every 1/HZ on the boot CPU (AP_TIMER_HZ on the others), which bounds
- * timeouts.
+ * A waiter lets go of what its CPU holds back (wait_prepare: the block
+ * layer's batch, which may hold the I/O it waits for) and runs its CPU's
+ * deferred work, then checks its condition with interrupts off and, if
+ * it does not hold, waits for an interrupt or a wake-up from another CPU
+ * (kernel/idle.h), so a change between the check and the halt still
+ * wakes it.  The tick
+ * guarantees a wake-up at least every 1/HZ on the boot CPU (AP_TIMER_HZ
+ * on the others), which bounds timeouts.
  *
  * Deferred work is a FIFO of struct work per CPU, queued from anywhere
  * (interrupt handlers included) and run by that CPU's waiters and idle
@@ -103,10 +105,19 @@ static bool work_pending_here(void)
 	return !list_empty(&cpu_work[smp_processor_id()].cw_list);
 }
 
+static void (*wait_prepare)(void);	/* [I] wait_prepare_register() */
+
+void wait_prepare_register(void (*fn)(void))
+{
+	wait_prepare = fn;
+}
+
 void cpu_idle_once(void)
 {
 	unsigned long flags;
 
+	if (wait_prepare)
+		wait_prepare();
 	run_deferred_work();
 	local_irq_save(flags);
 	if (!work_pending_here())
@@ -147,6 +158,8 @@ static int wait_until(struct completion *c, u64 deadline_ns)
 	unsigned long flags;
 
 	KASSERT(!in_interrupt());
+	if (wait_prepare)
+		wait_prepare();
 	for (;;) {
 		run_deferred_work();
 		local_irq_save(flags);

@@ -34,4 +34,11 @@ void cpu_idle_once(void);
 /* cpu_idle_once() for ever: an application processor's life after start-up. */
 void __noreturn cpu_idle_loop(void);
 
+/*
+ * Set, once at boot, what a waiter lets go of before it waits: work its
+ * own CPU holds back that the wait may depend on (the block layer's CPU
+ * batches, block/blkdev.h, which the kernel core does not include).
+ */
+void wait_prepare_register(void (*fn)(void));
+
 #endif

@@ -71,10 +71,33 @@ void cpu_identify(void)
  */
 bool cpu_fences_elided(void)
 {
+	static int elided = -1;		/* not known yet */
 	const struct acpi_madt_info *mi;
 
-	if (strcmp(boot_cpu.hv_vendor, "TCGTCGTCGTCG") != 0)
-		return false;
-	mi = acpi_madt();
-	return !mi || mi->mi_ncpus + mi->mi_ncpus_disabled <= 1;
+	if (elided < 0) {
+		mi = acpi_madt();
+		elided = !strcmp(boot_cpu.hv_vendor, "TCGTCGTCGTCG") &&
+			 (!mi || mi->mi_ncpus + mi->mi_ncpus_disabled <= 1);
+	}
+	return elided;
+}
+
+/*
+ * Where fences are elided, INVLPG stands in: QEMU drops the page from the
+ * virtual CPU's TLB under the TLB's spinlock (accel/tcg/cputlb.c,
+ * tlb_flush_page_by_mmuidx_async_0), and taking that lock is an atomic
+ * exchange on the host -- a full fence, in this CPU's own thread, with no
+ * exit to the device model and no lock the device model holds.  (A read
+ * of a device register would do too, but it waits for QEMU's global lock
+ * while the device model works.)  The page is the null page: nothing maps
+ * it, and it lies below the kernel's 2 MiB mappings, so QEMU flushes that
+ * one entry and not the whole TLB (it does when the page falls within the
+ * span of the large pages it has seen).
+ */
+void device_mb(void)
+{
+	if (cpu_fences_elided())
+		invlpg((const void *)0);
+	else
+		smp_mb();
 }

@@ -101,11 +101,16 @@ static inline bool cpu_has_nx(void) { return boot_cpu.ext_features_edx & CPUID81
 
 /*
  * True when fence instructions do not order this CPU's memory accesses
- * against the devices: QEMU's TCG with one possible CPU.  Drivers that
- * need a store ordered before a later load of memory a device shares
- * (an event index, a shadow doorbell) then use a register access for it.
- * After ACPI's tables are read.
+ * against the devices: QEMU's TCG with one possible CPU.  After ACPI's
+ * tables are read.
  */
 bool cpu_fences_elided(void);
+
+/*
+ * A full fence for memory a device shares (an event index, a shadow
+ * doorbell): smp_mb(), or where cpu_fences_elided(), an instruction that
+ * QEMU turns into a host fence.
+ */
+void device_mb(void);
 
 #endif

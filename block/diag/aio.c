@@ -11,7 +11,9 @@
  *
  * Submitting does not unplug; whoever is about to wait (aio_wait,
  * aio_drain, each aio_run pass) unplugs the queues first, so a batch
- * reaches the elevator whole and then runs.
+ * reaches the elevator whole and then runs.  Each aio_run pass is one
+ * block-layer batch (blk_start_plug), so even a queue with no elevator
+ * gets the pass's requests together.
  *
  * Bios go through submit_bio() when a target has a block_device (its
  * partition remap and bounds check apply), else straight to the queue
@@ -314,11 +316,13 @@ int aio_drain(struct aio_ctx *c, u32 ms)
 int aio_run(struct aio_ctx *c, const struct aio_ops *ops, void *arg)
 {
 	u64 last = ktime_ms();
+	struct blk_plug plug;
 	u32 i, busy, ended;
 	int err = 0, r;
 
 	for (;;) {
 		busy = ended = 0;
+		blk_start_plug(&plug);	/* a pass's submissions reach the driver as one batch */
 		for (i = 0; i < c->ac_nslots; i++) {
 			struct aio_slot *s = &c->ac_slots[i];
 
@@ -342,6 +346,7 @@ int aio_run(struct aio_ctx *c, const struct aio_ops *ops, void *arg)
 			else if (r > 0)
 				busy++;
 		}
+		blk_finish_plug(&plug);
 		if (!busy)
 			break;
 		aio_unplug(c);

@@ -157,20 +157,12 @@ static void ctrl_dbbuf_free(struct nvme_ctrl *c)
  * The shadow doorbell and EventIdx pages (5.11), taken when the
  * controller offers them, nvme.dbbuf allows and every I/O queue's words
  * fit in one page.  Without them every doorbell is a register write.
- * Not where a fence instruction does not order the shadow store before
- * the EventIdx load against the controller (cpu_fences_elided): a
- * register write per doorbell is what such a fence would cost anyway.
  */
 static void ctrl_dbbuf_alloc(struct nvme_ctrl *c)
 {
 	if (!(c->c_oacs & NVME_OACS_DBBUF) || !nvme_param_dbbuf ||
 	    2u * (c->c_nr_ioq + 1) * c->c_db_stride > PAGE_SIZE)
 		return;
-	if (cpu_fences_elided()) {
-		pr_info("%s: no shadow doorbells: fences do not order memory against devices "
-			"here (QEMU TCG, one CPU)\n", c->c_name);
-		return;
-	}
 	c->c_dbs = get_zeroed_page(GFP_KERNEL);
 	c->c_eis = get_zeroed_page(GFP_KERNEL);
 	if (!c->c_dbs || !c->c_eis)

@@ -25,6 +25,7 @@
  * one PRP per ring is enough (PC = 1 in Create I/O CQ/SQ).
  */
 #include "drivers/nvme/nvme_priv.h"
+#include "kernel/cpu.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/mm/page.h"
@@ -164,14 +165,14 @@ void nvme_queue_dbbuf(struct nvme_queue *q, u32 *dbs, u32 *eis, bool intx)
  * and the register unless an EventIdx says the controller need not be
  * told.  The shadow store must be visible before the EventIdx is read
  * (the controller writes EventIdx, then reads the shadow), hence the
- * full barrier: x86 lets a load pass an earlier store.
+ * full fence: x86 lets a load pass an earlier store.
  */
 static void ring(volatile u32 *reg, volatile u32 *shadow, volatile u32 *ei, u16 old, u16 new)
 {
 	if (shadow)
 		*shadow = new;
 	if (ei) {
-		smp_mb();
+		device_mb();
 		if (!event_idx_passed((u16)*ei, new, old))
 			return;
 	}

@@ -22,6 +22,7 @@
 #include "drivers/pci/pci.h"
 #include "drivers/pci/pcireg.h"
 #include "drivers/virtio/virtio_blk_priv.h"
+#include "kernel/cpu.h"
 #include "kernel/errno.h"
 #include "kernel/init.h"
 #include "kernel/mm/slab.h"
@@ -358,7 +359,7 @@ static int vblk_disk_report(struct gendisk *disk, char *buf, size_t len)
 		     vbq->vbq_vq->pq_vq.vq_num,
 		     virtio_has(vp, VIRTIO_F_INDIRECT_DESC) ? ", indirect" : "",
 		     virtio_has(vp, VIRTIO_F_EVENT_IDX) ? ", event-idx" : "",
-		     vbq->vbq_vq->pq_vq.vq_fence ? ", fence by register read" : "",
+		     cpu_fences_elided() ? ", fence by TLB flush" : "",
 		     virtio_has(vp, VIRTIO_BLK_F_FLUSH) ? "yes" : "no (write-through)",
 		     vb->vb_max_discard ? "yes" : "no", vb->vb_max_wz ? "yes" : "no",
 		     (unsigned long long)vbq->vbq_reqs, vbq->vbq_max_inflight,

@@ -50,17 +50,6 @@ u8 virtio_pci_status(struct virtio_pci *vp)
 	return vp_read8(vp, VIRTIO_PCI_COMMON_STATUS);
 }
 
-/*
- * A virtqueue's store-to-load fence where fence instructions do not order
- * memory against the device (cpu_fences_elided): reading a register of
- * the emulated device takes the emulator's lock, a fence on its side.
- * device_status is harmless to read.
- */
-static void vp_fence(void *arg)
-{
-	(void)virtio_pci_status(arg);
-}
-
 static void vp_add_status(struct virtio_pci *vp, u8 bits)
 {
 	vp_write8(vp, VIRTIO_PCI_COMMON_STATUS, (u8)(virtio_pci_status(vp) | bits));
@@ -282,10 +271,7 @@ struct virtio_pci_vq *virtio_pci_setup_vq(struct virtio_pci *vp, u16 index, u16 
 			 virtio_has(vp, VIRTIO_F_EVENT_IDX));
 	if (ret)
 		goto free_q;
-	if (cpu_fences_elided()) {
-		q->pq_vq.vq_fence = vp_fence;
-		q->pq_vq.vq_fence_arg = vp;
-	}
+	q->pq_vq.vq_fence = device_mb;
 	q->pq_vp = vp;
 	q->pq_index = index;
 	q->pq_vector = VIRTIO_MSI_NO_VECTOR;

@@ -28,11 +28,11 @@
 #define vq_wmb()	barrier()		/* x86: stores stay in order */
 #define vq_rmb()	barrier()		/* x86: loads stay in order */
 
-/* Store -> load needs a fence, and where the instruction is not one, the transport's. */
+/* Store -> load needs a full fence: the transport's, which knows the machine. */
 static void vq_mb(const struct virtq *vq)
 {
 	if (vq->vq_fence)
-		vq->vq_fence(vq->vq_fence_arg);
+		vq->vq_fence();
 	else
 		smp_mb();
 }

@@ -97,12 +97,10 @@ struct virtq {
 	void			**vq_cookie;	/* [o] per head: the caller's pointer */
 	/*
 	 * [I] The store-to-load fence of virtq_kick_prepare and
-	 * virtq_enable_cb when a fence instruction does not order memory
-	 * against the device (cpu_fences_elided): a register access of the
-	 * transport's.  NULL: the instruction.
+	 * virtq_enable_cb: the transport's (device_mb, which holds where a
+	 * fence instruction does not), or NULL for smp_mb().
 	 */
-	void			(*vq_fence)(void *arg);
-	void			*vq_fence_arg;	/* [I] */
+	void			(*vq_fence)(void);
 };
 
 /* Bytes of the ring block for num entries (desc + avail + used, aligned). */

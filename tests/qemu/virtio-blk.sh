@@ -29,7 +29,7 @@ expect_out "virtio/probed" '\] vda: virtio-blk VBLK0001, 262144 sectors, 512-byt
 expect_out "virtio/lsblk" '^vda +[0-9]+:0 +128M +262144 '
 expect_out "virtio/serial" '^serial VBLK0001$'
 expect_out "virtio/msix-per-queue" '^transport virtio-pci .*, MSI-X per queue$'
-expect_out "virtio/ring-features" '^queues 1 of 1, [0-9]+ entries, indirect, event-idx, fence by register read$'
+expect_out "virtio/ring-features" '^queues 1 of 1, [0-9]+ entries, indirect, event-idx, fence by TLB flush$'
 expect_out "virtio/guest-verify" '^STRESS vda .* bad=0 .*result=PASS$'
 expect_no_out "virtio/no-errors" 'vda: .*error'
 stamp_check "virtio/host-verify" "$img" 21 8 48

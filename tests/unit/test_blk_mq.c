@@ -49,6 +49,8 @@ struct fdev {
 	u32			nheld;
 	u32			busy_pct, requeue_pct;
 	u32			busy, requeues, issued, multi_bio, bad_shape, bad_tag;
+	u32			doorbells;	/* bd->last requests and commit_rqs calls */
+	bool			same_cpu;	/* fd_submit stays on the current CPU */
 	/* Write-cache model (flush test). */
 	bool			cache;
 	u8			dirty[FD_CHUNKS];
@@ -150,6 +152,7 @@ static int fd_queue_rq(struct blk_mq_hw_ctx *hctx, const struct blk_mq_queue_dat
 	KASSERT(fd->nheld < FD_HELD);
 	fd->held[fd->nheld++] = rq;
 	fd->issued++;
+	fd->doorbells += bd->last;
 	(void)i;
 	return BLK_MQ_RQ_OK;
 }
@@ -253,8 +256,15 @@ static void fd_idle(void)
 	host_advance_ns(NSEC_PER_MSEC);
 }
 
+static void fd_commit_rqs(struct blk_mq_hw_ctx *hctx)
+{
+	(void)hctx;
+	fd->doorbells++;
+}
+
 static const struct blk_mq_ops fd_ops = {
 	.queue_rq	= fd_queue_rq,
+	.commit_rqs	= fd_commit_rqs,
 };
 
 static void fd_create(u32 hw_queues, u32 depth, const char *elv)
@@ -397,7 +407,8 @@ static bool fd_submit(u32 kind, u32 first, u32 nr, u32 rw_extra, u32 gen)
 	b->bi_private = io;
 	b->bi_end_io = fd_endio;
 	fd->inflight++;
-	blk_mq_test_cpu = rnd() % BLK_MQ_NR_CPUS;	/* a different CPU each time */
+	if (!fd->same_cpu)
+		blk_mq_test_cpu = rnd() % BLK_MQ_NR_CPUS;	/* a different CPU each time */
 	blk_queue_submit_bio(fd->q, b);
 	return true;
 }
@@ -441,6 +452,19 @@ static void mq_stress(const char *elv, u32 hw, bool switching)
 			fd_submit(FD_WRITE, first, nr, rnd() % 2 ? REQ_FUA : REQ_PREFLUSH, ++gen);
 		else
 			fd_submit(kind, first, nr, 0, ++gen);
+		if (r >= 96 && rnd() % 2) {	/* a batch from one CPU, up to past its limit */
+			struct blk_plug plug;
+
+			fd->same_cpu = true;
+			blk_start_plug(&plug);
+			for (k = rnd() % (BLK_PLUG_MAX + 8); k; k--) {
+				nr = 1 + rnd() % 4;
+				fd_submit(rnd() % 3 ? FD_READ : FD_WRITE, rnd() % (FD_CHUNKS - nr), nr, 0,
+					  ++gen);
+			}
+			blk_finish_plug(&plug);
+			fd->same_cpu = false;
+		}
 		if (switching && i % 500 == 250)
 			CHECK_EQ(elevator_switch(fd->q, elvs[rnd() % ARRAY_SIZE(elvs)]), 0);
 		if (rnd() % 4 == 0) {
@@ -538,6 +562,64 @@ static void test_busy_restart(void)
 	fd_destroy();
 }
 
+/*
+ * A batch (blk_start_plug) holds its CPU's requests back, past the queue's
+ * unplug threshold, and the finish hands them over in one run.  A flush,
+ * or a wait, lets go of what it holds and the batch goes on; one past
+ * BLK_PLUG_MAX runs the queue at once; another CPU's are not held.
+ */
+static void plug_case(const char *elv)
+{
+	struct blk_plug plug, inner;
+	u32 i;
+
+	rnd_state = 5;
+	fd_create(1, 64, elv);
+	fd->same_cpu = true;
+	blk_mq_test_cpu = 1;
+	blk_start_plug(&plug);
+	blk_start_plug(&inner);			/* joins the batch */
+	for (i = 0; i < 10; i++)
+		CHECK(fd_submit(FD_READ, i * 4, 1, 0, 0));	/* apart: no merges */
+	blk_finish_plug(&inner);		/* the outer batch ends it */
+	CHECK_EQ(fd->issued, 0);
+	blk_finish_plug(&plug);
+	CHECK_EQ(fd->issued, 10);
+	/* One doorbell per run: an elevator's in refills of BLK_MQ_SCHED_BATCH. */
+	CHECK_EQ(fd->doorbells, strcmp(elv, "none") ? DIV_ROUND_UP(10, BLK_MQ_SCHED_BATCH) : 1);
+
+	blk_start_plug(&plug);
+	for (i = 0; i < 5; i++)
+		CHECK(fd_submit(FD_READ, 100 + i * 4, 1, 0, 0));
+	blk_flush_plug();
+	CHECK_EQ(fd->issued, 15);
+	wait_prepare_register(blk_flush_plug);	/* as at boot: a waiter lets the batch go */
+	CHECK(fd_submit(FD_READ, 140, 1, 0, 0));
+	CHECK_EQ(fd->issued, 15);
+	cpu_idle_once();
+	CHECK_EQ(fd->issued, 16);
+	wait_prepare_register(NULL);
+	blk_mq_test_cpu = 2;			/* another CPU: not this batch's */
+	CHECK(fd_submit(FD_READ, 200, 1, 0, 0));
+	blk_unplug(fd->q);
+	CHECK_EQ(fd->issued, 17);
+	blk_mq_test_cpu = 1;
+	for (i = 0; i < BLK_PLUG_MAX; i++)
+		CHECK(fd_submit(FD_READ, 300 + i * 4, 1, 0, 0));
+	CHECK_EQ(fd->issued, 17);
+	CHECK(fd_submit(FD_READ, 300 + i * 4, 1, 0, 0));	/* one too many: runs now */
+	CHECK_EQ(fd->issued, 17 + BLK_PLUG_MAX + 1);
+	blk_finish_plug(&plug);
+	fd->same_cpu = false;
+	fd_drain();
+	CHECK_EQ(fd->bad_data, 0);
+	CHECK_EQ(fd->bad_end, 0);
+	fd_destroy();
+}
+
+static void test_plug_none(void) { plug_case("none"); }
+static void test_plug_noop(void) { plug_case("noop"); }
+
 /* Bad tag sets are refused; a set's requests carry the driver's bytes. */
 static void test_tag_set_checks(void)
 {
@@ -593,6 +675,8 @@ static const struct unit_case cases[] = {
 	{ "mq/reserved_requests", test_reserved_requests },
 	{ "mq/tag_set_checks", test_tag_set_checks },
 	{ "mq/busy_restart", test_busy_restart },
+	{ "mq/plug_none", test_plug_none },
+	{ "mq/plug_noop", test_plug_noop },
 	{ "mq/stress_none_1hw", test_stress_none_1 },
 	{ "mq/stress_noop_1hw", test_stress_noop_1 },
 	{ "mq/stress_deadline_1hw", test_stress_deadline_1 },

@@ -115,6 +115,25 @@ static void test_plugging_off_and_threshold(void)
 	tdev_destroy(td);
 }
 
+/* A CPU's batch keeps the queue plugged past the threshold; its finish unplugs. */
+static void test_batch_holds_plug(void)
+{
+	struct tdev *td = tdev_create(1024, "noop");
+	struct blk_plug plug;
+	int i;
+
+	blk_start_plug(&plug);
+	for (i = 0; i < 3 * (int)BLK_UNPLUG_THRESH; i++)
+		blk_queue_submit_bio(td->td_q, tbio_slot(HOST_MEM_NORMAL, REQ_WRITE, i * 16, 8, 0, i));
+	CHECK_EQ(td->td_nlog, 0);
+	CHECK(td->td_q->q_flags & QUEUE_FLAG_PLUGGED);
+	blk_finish_plug(&plug);
+	CHECK_EQ(td->td_nlog, 3 * BLK_UNPLUG_THRESH);
+	CHECK(!(td->td_q->q_flags & QUEUE_FLAG_PLUGGED));
+	tbio_free_slots(3 * BLK_UNPLUG_THRESH);
+	tdev_destroy(td);
+}
+
 /* Tiny limits force splits everywhere; data and completions still right. */
 static void test_split_to_limits_data(void)
 {
@@ -476,6 +495,7 @@ static const struct unit_case cases[] = {
 	{ "queue/sequential_merge_to_limit", test_sequential_merge_to_limit },
 	{ "queue/front_and_gap_merge", test_front_and_gap_merge },
 	{ "queue/plugging_off_and_threshold", test_plugging_off_and_threshold },
+	{ "queue/batch_holds_plug", test_batch_holds_plug },
 	{ "queue/split_to_limits_data", test_split_to_limits_data },
 	{ "queue/partial_completion", test_partial_completion },
 	{ "queue/pool_runs_dry", test_pool_runs_dry },

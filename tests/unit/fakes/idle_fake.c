@@ -14,9 +14,18 @@ u64 host_idle_calls;
 u64 host_idle_step_ns = 1000000;
 bool host_in_interrupt;
 
+static void (*wait_prepare)(void);
+
+void wait_prepare_register(void (*fn)(void))
+{
+	wait_prepare = fn;
+}
+
 void cpu_idle_once(void)
 {
 	host_idle_calls++;
+	if (wait_prepare)
+		wait_prepare();
 	host_now_ns += host_idle_step_ns;
 	if (host_idle_hook)
 		host_idle_hook(host_idle_arg);

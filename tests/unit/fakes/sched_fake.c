@@ -102,9 +102,18 @@ int run_deferred_work(void)
 	return n;
 }
 
+static void (*wait_prepare)(void);
+
+void wait_prepare_register(void (*fn)(void))
+{
+	wait_prepare = fn;
+}
+
 void cpu_idle_once(void)
 {
 	host_idle_calls++;
+	if (wait_prepare)
+		wait_prepare();
 	run_deferred_work();
 	if (host_idle_hook)
 		host_idle_hook();
