@@ -20,7 +20,6 @@
 #include "fs/buffer_priv.h"
 #include "block/bio.h"
 #include "block/bdev.h"
-#include "block/blkdev.h"
 #include "block/blkdev_io.h"
 #include "kernel/completion.h"
 #include "kernel/errno.h"
@@ -66,13 +65,11 @@ static void __start_write(struct buffer_head *bh)
 static int write_buffers(struct buffer_head **v, size_t n, size_t max)
 {
 	struct completion done;
-	struct blk_plug plug;
 	unsigned long flags;
 	size_t i, j;
 	int pending = 1, err = 0;	/* pending held until every run is submitted */
 
 	init_completion(&done);
-	blk_start_plug(&plug);		/* the runs reach the drivers together */
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && j - i < max &&
 		     v[j]->b_bdev == v[i]->b_bdev && v[j]->b_size == v[i]->b_size &&
@@ -81,7 +78,6 @@ static int write_buffers(struct buffer_head **v, size_t n, size_t max)
 		buffer_submit_run(v + i, (unsigned)(j - i), true, &pending, &done, &err);
 		bcache.writes += j - i;
 	}
-	blk_finish_plug(&plug);
 	local_irq_save(flags);
 	if (--pending == 0)
 		complete(&done);

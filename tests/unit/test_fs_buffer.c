@@ -121,8 +121,6 @@ static void end_held(void)
 }
 
 void blk_unplug(struct request_queue *q) { }
-void blk_start_plug(struct blk_plug *plug) { }
-void blk_finish_plug(struct blk_plug *plug) { }
 struct request_queue *bdev_get_queue(struct block_device *bdev) { return NULL; }
 bool bdev_read_only(const struct block_device *bdev) { return false; }
 u64 blkdev_size(struct block_device *bdev) { return DISK_BYTES; }
