@@ -220,7 +220,7 @@ void blk_queue_bio(struct request_queue *q, struct bio *bio)
 		blk_plug_device(q);
 	elv_add_request(q, rq);
 out:
-	if ((q->q_flags & QUEUE_FLAG_PLUGGED) && blk_plug_hold(q, NULL))
+	if (blk_plug_hold(q, NULL))
 		goto unlock;		/* this CPU's batch unplugs it */
 	if (q->q_in_elevator >= q->q_unplug_thresh ||
 	    !(q->q_flags & QUEUE_FLAG_PLUGGED))

@@ -316,7 +316,7 @@ void blk_mq_make_request(struct request_queue *q, struct bio *bio)
 		blk_plug_device(q);
 	blk_mq_sched_insert(q, rq->rq_mq_ctx, rq);
 out:
-	if ((q->q_flags & QUEUE_FLAG_PLUGGED) && blk_plug_hold(q, NULL))
+	if (blk_plug_hold(q, NULL))
 		goto unlock;		/* this CPU's batch unplugs it */
 	if (blk_mq_sched_queued(q) >= q->q_unplug_thresh || !(q->q_flags & QUEUE_FLAG_PLUGGED))
 		__blk_unplug(q);

@@ -143,13 +143,13 @@ static struct blk_plug *this_plug(void)
 void blk_start_plug(struct blk_plug *plug)
 {
 	memset(plug, 0, sizeof(*plug));
-	if (!in_interrupt() && !cpu_plug[blk_mq_this_cpu()])
+	if (!in_interrupt() && !this_plug())
 		cpu_plug[blk_mq_this_cpu()] = plug;
 }
 
 void blk_finish_plug(struct blk_plug *plug)
 {
-	if (in_interrupt() || cpu_plug[blk_mq_this_cpu()] != plug)
+	if (this_plug() != plug)
 		return;			/* joined an outer batch, which ends it */
 	blk_flush_plug();
 	cpu_plug[blk_mq_this_cpu()] = NULL;
@@ -183,7 +183,8 @@ bool blk_plug_hold(struct request_queue *q, struct blk_mq_hw_ctx *hctx)
 	struct blk_plug *plug = this_plug();
 	u32 i;
 
-	if (!plug || plug->bp_count >= BLK_PLUG_MAX)
+	if (!plug || plug->bp_count >= BLK_PLUG_MAX ||
+	    (!hctx && !(q->q_flags & QUEUE_FLAG_PLUGGED)))
 		return false;
 	for (i = 0; i < plug->bp_nq; i++)
 		if (plug->bp_q[i] == q && plug->bp_hctx[i] == hctx)

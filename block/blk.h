@@ -53,9 +53,10 @@ void __blk_unplug(struct request_queue *q);
 /* blk-plug.c: is this CPU in a batch (blkdev.h)?  Never in interrupt context. */
 bool blk_plug_active(void);
 /*
- * blk-plug.c: leave a request of q to this CPU's batch, to run hctx (or,
- * NULL, unplug q) at its end; false if there is no batch or it is full:
- * run it now.  Takes no lock.
+ * blk-plug.c: leave a request of q to this CPU's batch, to run hctx at
+ * its end -- or, hctx NULL, to unplug q, which must be plugged (queue
+ * lock held).  False if q is not plugged, or there is no batch or it is
+ * full: run it now.  Takes no lock.
  */
 bool blk_plug_hold(struct request_queue *q, struct blk_mq_hw_ctx *hctx);
 

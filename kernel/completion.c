@@ -6,9 +6,8 @@
  * deferred work, then checks its condition with interrupts off and, if
  * it does not hold, waits for an interrupt or a wake-up from another CPU
  * (kernel/idle.h), so a change between the check and the halt still
- * wakes it.  The tick
- * guarantees a wake-up at least every 1/HZ on the boot CPU (AP_TIMER_HZ
- * on the others), which bounds timeouts.
+ * wakes it.  The tick guarantees a wake-up at least every 1/HZ on the
+ * boot CPU (AP_TIMER_HZ on the others), which bounds timeouts.
  *
  * Deferred work is a FIFO of struct work per CPU, queued from anywhere
  * (interrupt handlers included) and run by that CPU's waiters and idle
