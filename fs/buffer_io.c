@@ -69,12 +69,25 @@ static void __end_buffers(struct buffer_head **bhs, unsigned n, bool write, int 
 	}
 }
 
-/* Record @error for the submitter and count one I/O of theirs done. */
+/*
+ * Record @error for the submitter (the first one stays).  Its bios end on
+ * whichever CPU takes the interrupt, while it may still be submitting:
+ * its error and countdown change by atomic operations only.
+ */
+static void note_error(int *err, int error)
+{
+	int none = 0;
+
+	if (error && err)
+		__atomic_compare_exchange_n(err, &none, error, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+}
+
+/* ... and count one I/O of theirs done; the last one wakes them. */
 static void note_done(int *pending, struct completion *done, int *err, int error)
 {
-	if (error && err && !*err)
-		*err = error;
-	if (pending && --*pending == 0)
+	note_error(err, error);
+	if (pending && __atomic_sub_fetch(pending, 1, __ATOMIC_ACQ_REL) == 0)
 		complete(done);
 }
 
@@ -128,7 +141,7 @@ static unsigned submit_some(struct buffer_head **bhs, unsigned n, bool write,
 		goto fail;
 	io->bu_n = i;		/* the queue's limits may stop the bio short */
 	if (pending)
-		++*pending;
+		__atomic_add_fetch(pending, 1, __ATOMIC_RELAXED);
 	submit_bio(bio);
 	return i;
 
@@ -145,8 +158,7 @@ fail:
 	spin_lock_irqsave(&bcache.lock, flags);
 	__end_buffers(bhs, n, write, -ENOMEM, !done);
 	spin_unlock_irqrestore(&bcache.lock, flags);
-	if (err && !*err)
-		*err = -ENOMEM;
+	note_error(err, -ENOMEM);
 	return n;
 }
 
@@ -209,7 +221,7 @@ int bh_submit_read(struct buffer_head *bh)
 	spin_unlock_irqrestore(&bcache.lock, flags);
 	init_completion(&done);
 	buffer_submit_run(&bh, 1, false, &pending, &done, &err);
-	if (pending) {
+	if (__atomic_load_n(&pending, __ATOMIC_ACQUIRE)) {
 		buffer_kick(bh->b_bdev);
 		wait_for_completion(&done);
 	}

@@ -93,7 +93,9 @@ void buffer_drop_other_sizes(struct block_device *bdev, u32 size);
 /*
  * Send bhs[0..n) (consecutive blocks of one device and size, each marked
  * locked and referenced) as bios.  With @done the submitter counts them
- * through *pending and waits; the first error lands in *err.  Without, it
+ * through *pending and waits; the first error lands in *err.  Both change
+ * by atomic operations (__atomic builtins), since the bios end on any CPU
+ * while the submitter may still be adding to the count.  Without, it
  * is readahead: each buffer's reference goes with its I/O and nobody waits.
  */
 void buffer_submit_run(struct buffer_head **bhs, unsigned n, bool write,

@@ -65,7 +65,6 @@ static void __start_write(struct buffer_head *bh)
 static int write_buffers(struct buffer_head **v, size_t n, size_t max)
 {
 	struct completion done;
-	unsigned long flags;
 	size_t i, j;
 	int pending = 1, err = 0;	/* pending held until every run is submitted */
 
@@ -78,10 +77,8 @@ static int write_buffers(struct buffer_head **v, size_t n, size_t max)
 		buffer_submit_run(v + i, (unsigned)(j - i), true, &pending, &done, &err);
 		bcache.writes += j - i;
 	}
-	local_irq_save(flags);
-	if (--pending == 0)
-		complete(&done);
-	local_irq_restore(flags);
+	if (__atomic_sub_fetch(&pending, 1, __ATOMIC_ACQ_REL) == 0)
+		complete(&done);	/* every run ended already */
 	for (i = 0; i < n; i++)		/* runs are sorted by device */
 		if (i == 0 || v[i]->b_bdev != v[i - 1]->b_bdev)
 			buffer_kick(v[i]->b_bdev);
@@ -178,7 +175,7 @@ int sync_dirty_buffer(struct buffer_head *bh)
 	spin_unlock_irqrestore(&bcache.lock, flags);
 	init_completion(&done);
 	buffer_submit_run(&bh, 1, true, &pending, &done, &err);
-	if (pending) {
+	if (__atomic_load_n(&pending, __ATOMIC_ACQUIRE)) {
 		buffer_kick(bh->b_bdev);
 		wait_for_completion(&done);
 	}
