@@ -132,6 +132,9 @@ static int ctrl_identify(struct nvme_ctrl *c)
 	c->c_oncs = id->oncs;
 	c->c_oacs = id->oacs;
 	c->c_vwc = id->vwc & NVME_VWC_PRESENT;
+	c->c_sgls = id->sgls & NVME_SGLS_MASK;
+	if (c->c_sgls == NVME_SGLS_MASK)
+		c->c_sgls = 0;		/* 11b is reserved */
 	c->c_acl = id->acl;
 	c->c_nn = id->nn;
 out:
@@ -309,11 +312,12 @@ int nvme_ctrl_start(struct nvme_ctrl *c)
 		timer_setup(&c->c_poll_timer, nvme_poll_tick);
 		mod_timer(&c->c_poll_timer, get_jiffies_64() + 1);
 	}
-	pr_info("%s: %s, serial %s, firmware %s; namespace IDs up to %u, max transfer %u KiB%s%s%s\n",
+	pr_info("%s: %s, serial %s, firmware %s; namespace IDs up to %u, max transfer %u KiB%s%s%s%s\n",
 		c->c_name, c->c_model, c->c_serial, c->c_fw, c->c_nn,
 		c->c_max_xfer / 1024, c->c_vwc ? ", write cache" : "",
 		(c->c_oncs & NVME_ONCS_DSM) ? ", deallocate" : "",
-		(c->c_oncs & NVME_ONCS_WRITE_ZEROES) ? ", write zeroes" : "");
+		(c->c_oncs & NVME_ONCS_WRITE_ZEROES) ? ", write zeroes" : "",
+		c->c_sgls ? ", SGLs" : "");
 	list_add_tail(&c->c_link, &nvme_ctrls);
 	nvme_ns_scan(c);	/* errors already printed; a controller without disks stays */
 	return 0;

@@ -3,18 +3,22 @@
  * command set 1.0, 3), and its completion.
  *
  *	read/write	READ/WRITE with FUA when asked (3.2.4, 3.2.6), data by
- *			PRPs built from the request's scatter/gather list,
- *			straight from its pages (no highmem bounce: the
+ *			PRPs or an SGL built from the request's scatter/gather
+ *			list, straight from its pages (no highmem bounce: the
  *			controller reaches 64 bits)
  *	flush		FLUSH (3.2.2), sent only with a volatile write cache
  *	discard		DATASET MANAGEMENT, one range, Attribute Deallocate
  *			(3.2.3); the range sits in the tag's PRP list page
  *	write zeroes	WRITE ZEROES (3.2.8)
  *
- * A request whose segments PRPs cannot describe (a segment that does not
- * end or start on a page boundary in the middle of the transfer: 1 KiB
- * buffers of a filesystem) goes through the queue's one aligned copy
- * buffer; while that is taken such requests answer BUSY.
+ * Where the controller offers SGLs (Identify SGLS), a request whose
+ * segments average nvme.sgl_kb or more (32 KiB, Linux's threshold too)
+ * goes as an SGL: one descriptor per contiguous run instead of one PRP
+ * entry per page, which the controller walks one by one.  So does one
+ * that PRPs cannot describe (a segment that does not end or start on a
+ * page boundary in the middle of the transfer: 1 KiB buffers of a
+ * filesystem).  Without SGLs such a request goes through the queue's one
+ * aligned copy buffer; while that is taken they answer BUSY.
  *
  * The command identifier is the request's tag.  A completion with a
  * retryable status (DNR clear) is resubmitted up to NVME_MAX_RETRIES
@@ -31,6 +35,10 @@
 #include "lib/string.h"
 
 #define NVME_MAX_SG	130	/* segments of one request: c_max_xfer / 4 KiB + 2 */
+
+static u32 nvme_param_sgl_kb = 32;
+PARAM_UINT("nvme.sgl_kb", nvme_param_sgl_kb,
+	   "use an SGL when a request's segments average this many KiB (default 32, 0: PRPs only)");
 
 static u32 nvme_param_timeout_ms;
 PARAM_UINT("nvme.timeout_ms", nvme_param_timeout_ms,
@@ -61,7 +69,22 @@ static void bounce_copy(struct request *rq, u8 *buf, bool to_buf)
 	}
 }
 
-/* PRPs for rq's data into cmd.  Queue lock held.  0, BLK_MQ_RQ_BUSY or an errno. */
+/* An SGL for the segments into cmd, where the controller has SGLs.  0 or an errno. */
+static int map_sgl(struct nvme_ctrl *c, const struct scatterlist *sg, u32 nsg, void *list,
+		   struct nvme_sqe *cmd)
+{
+	int err;
+
+	if (!c->c_sgls)
+		return -EOPNOTSUPP;
+	err = nvme_sgl_build(sg, nsg, c->c_sgls == NVME_SGLS_DWORD, list,
+			     PAGE_SIZE / sizeof(struct nvme_sgl_desc), __pa(list), &cmd->sgl1);
+	if (!err)
+		cmd->flags |= NVME_SQE_PSDT_SGL;
+	return err;
+}
+
+/* PRPs or an SGL for rq's data into cmd.  Queue lock held.  0, BLK_MQ_RQ_BUSY or an errno. */
 static int __map_data(struct nvme_queue *q, struct request *rq, struct nvme_sqe *cmd)
 {
 	struct nvme_ctrl *c = q->nq_ctrl;
@@ -74,7 +97,12 @@ static int __map_data(struct nvme_queue *q, struct request *rq, struct nvme_sqe 
 	nsg = blk_rq_map_sg(rq->rq_q, rq, sg, NVME_MAX_SG);
 	if (nsg <= 0)
 		return -EIO;
+	if (nvme_param_sgl_kb && blk_rq_bytes(rq) / (u32)nsg >= nvme_param_sgl_kb * 1024 &&
+	    !map_sgl(c, sg, (u32)nsg, list, cmd))
+		return 0;
 	err = nvme_prp_build(sg, (u32)nsg, c->c_page_size, list, PAGE_SIZE / 8, __pa(list), &prp);
+	if (err == -EINVAL && !map_sgl(c, sg, (u32)nsg, list, cmd))
+		return 0;		/* a shape PRPs cannot take: no copy needed */
 	if (err == -EINVAL) {
 		if (q->nq_bounce_busy)
 			return BLK_MQ_RQ_BUSY;

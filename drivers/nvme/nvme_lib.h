@@ -1,6 +1,6 @@
 /*
  * The NVMe driver's portable parts, built into the kernel and into host
- * unit tests alike: PRP building (nvme_prp.c), completion status decoding
+ * unit tests alike: PRP and SGL building (nvme_prp.c, nvme_sgl.c), completion status decoding
  * (nvme_status.c) and Identify parsing (nvme_ident.c).  Nothing here
  * touches a register, allocates or sleeps.
  */
@@ -37,6 +37,25 @@ int nvme_prp_build(const struct scatterlist *sg, u32 nsg, u32 page_size, u64 *li
 
 /* True when nvme_prp_build() would accept the shape of @sg. */
 bool nvme_prp_ok(const struct scatterlist *sg, u32 nsg, u32 page_size);
+
+/**
+ * nvme_sgl_build - the SGL of a scatter/gather list (NVMe 2.0 base, 4.1.2)
+ * @sg, @nsg: the segments in transfer order
+ * @dword: the controller wants data blocks dword aligned and sized (SGLS 10b)
+ * @list, @list_max: where the descriptors go when there are several
+ * @list_dma: the bus address of @list
+ * @out: SGL1, the descriptor for the command's DPTR
+ *
+ * One segment is one Data Block descriptor, in the command itself; more
+ * are a Last Segment descriptor there, naming @list, which holds one Data
+ * Block descriptor per segment.  Any segment shape will do: unlike PRPs,
+ * SGLs have no page rules, and a run of physically contiguous memory is
+ * one descriptor however long it is.
+ * Returns 0; -EINVAL for no segments, an empty one, or (with @dword) an
+ * odd address or length; -E2BIG for more than @list_max segments.
+ */
+int nvme_sgl_build(const struct scatterlist *sg, u32 nsg, bool dword, struct nvme_sgl_desc *list,
+		   u32 list_max, u64 list_dma, struct nvme_sgl_desc *out);
 
 /* The Status Field of a CQE without its phase bit: 0 is success. */
 static inline u16 nvme_status_field(u16 status) { return status & (u16)~NVME_CQE_PHASE; }

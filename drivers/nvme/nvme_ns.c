@@ -57,7 +57,7 @@ static int nvme_disk_report(struct gendisk *disk, char *buf, size_t len)
 		     "block %u bytes, %llu blocks\n"
 		     "queues %u depth %u, %s\n"
 		     "doorbells %s\n"
-		     "max transfer %u KiB\n"
+		     "max transfer %u KiB, data pointers %s\n"
 		     "write cache %s\n"
 		     "discard %s, write zeroes %s\n"
 		     "resets %u aborts %u\n",
@@ -65,7 +65,7 @@ static int nvme_disk_report(struct gendisk *disk, char *buf, size_t len)
 		     nvme_ctrl_state_names[c->c_state], 1u << ns->ns_lba_shift,
 		     (unsigned long long)ns->ns_nsze, c->c_nr_ioq, c->c_io_depth,
 		     irq_modes[c->c_irq_mode], c->c_dbs ? "shadow" : "registers",
-		     c->c_max_xfer / 1024, c->c_vwc ? "on" : "off",
+		     c->c_max_xfer / 1024, c->c_sgls ? "SGL and PRP" : "PRP", c->c_vwc ? "on" : "off",
 		     (c->c_oncs & NVME_ONCS_DSM) ? "yes" : "no",
 		     (c->c_oncs & NVME_ONCS_WRITE_ZEROES) ? "yes" : "no", c->c_resets, c->c_aborts);
 	if (n < 0)

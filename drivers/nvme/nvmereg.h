@@ -45,17 +45,37 @@
 #define NVME_REG_ACQ		0x30	/* 64 bits: Admin CQ base */
 #define NVME_REG_DBS		0x1000	/* doorbells (3.1.3.21): SQ y tail, CQ y head */
 
+/*
+ * A Scatter Gather List descriptor (4.1.2): 16 bytes.  The identifier's
+ * type is in bits 7:4, its subtype (0h: an address) in bits 3:0.
+ */
+struct nvme_sgl_desc {
+	u64	addr;
+	u32	len;
+	u8	rsvd[3];
+	u8	id;		/* SGL Identifier */
+} __packed;
+_Static_assert(sizeof(struct nvme_sgl_desc) == 16, "nvme_sgl_desc");
+#define NVME_SGL_DATA_BLOCK	0x00	/* type 0h: the data itself */
+#define NVME_SGL_LAST_SEGMENT	0x30	/* type 3h: the last (here the only) list of descriptors */
+
 /* A submission queue entry (4.2): 64 bytes. */
 struct nvme_sqe {
 	u8	opc;		/* opcode */
 	u8	flags;		/* FUSE 1:0, PSDT 7:6 (0: PRPs) */
+#define NVME_SQE_PSDT_SGL	0x40	/* PSDT 01b: SGL1 in DPTR, MPTR a buffer */
 	u16	cid;		/* command identifier */
 	u32	nsid;
 	u32	cdw2;
 	u32	cdw3;
 	u64	mptr;
-	u64	prp1;		/* DPTR */
-	u64	prp2;
+	union {			/* DPTR: PRP1 and PRP2, or SGL1 (PSDT 01b) */
+		struct {
+			u64	prp1;
+			u64	prp2;
+		};
+		struct nvme_sgl_desc	sgl1;
+	};
 	u32	cdw10;
 	u32	cdw11;
 	u32	cdw12;
@@ -65,6 +85,7 @@ struct nvme_sqe {
 } __packed;
 _Static_assert(sizeof(struct nvme_sqe) == 64, "nvme_sqe");
 _Static_assert(__builtin_offsetof(struct nvme_sqe, prp1) == 24, "nvme_sqe.prp1");
+_Static_assert(__builtin_offsetof(struct nvme_sqe, sgl1) == 24, "nvme_sqe.sgl1");
 _Static_assert(__builtin_offsetof(struct nvme_sqe, cdw10) == 40, "nvme_sqe.cdw10");
 
 /* A completion queue entry (4.6): 16 bytes. */
@@ -238,6 +259,9 @@ _Static_assert(__builtin_offsetof(struct nvme_id_ctrl, sgls) == 536, "id_ctrl.sg
 #define NVME_ONCS_DSM		(1u << 2)
 #define NVME_ONCS_WRITE_ZEROES	(1u << 3)
 #define NVME_VWC_PRESENT	0x01
+#define NVME_SGLS_MASK		0x3	/* SGLS 1:0, for the NVM command set: */
+#define NVME_SGLS_ANY		0x1	/*   SGLs, any alignment */
+#define NVME_SGLS_DWORD		0x2	/*   SGLs, data blocks dword aligned and sized */
 
 /* LBA Format data structure (NVM command set 1.0, 4.1.5.1, Figure 98). */
 struct nvme_lbaf {

@@ -109,6 +109,7 @@ struct nvme_ctrl {
 	u32			c_io_depth;	/* [I] entries per I/O queue */
 	u16			c_oncs;		/* [I] optional NVM commands */
 	bool			c_vwc;		/* [I] volatile write cache */
+	u8			c_sgls;		/* [I] NVME_SGLS_ANY or _DWORD, 0: PRPs only */
 	u8			c_acl;		/* [I] abort limit, 0's based */
 	u32			c_nn;		/* [I] namespaces */
 	char			c_model[41];	/* [I] */

@@ -4,7 +4,11 @@
 # controller with two namespaces (512- and 4096-byte blocks), a small
 # MDTS (transfers split to 16 KiB), a namespace with metadata skipped,
 # and each interrupt mode QEMU offers: MSI-X (a vector per queue), INTx
-# and polling.  The shadow doorbell buffer is used with one CPU (where
+# and polling.  Data pointers: SGLs for requests whose segments average
+# 32 KiB or more (the default), PRPs for the rest; PRPs only with two
+# namespaces (nvme.sgl_kb=0: the copy buffer takes the odd shapes), SGLs
+# for nearly all with the small MDTS (nvme.sgl_kb=1: lists of several
+# descriptors).  The shadow doorbell buffer is used with one CPU (where
 # QEMU's TCG elides fence instructions and device_mb stands in) and with
 # two (QEMU's own trace sees it handed over), and not with nvme.dbbuf=0.
 # The shutdown notification (CC.SHN) is seen at poweroff.
@@ -17,13 +21,14 @@ boot nvme-one --machine q35 --timeout 180 --disk "$img,bus=nvme" \
 	--cmdline 'writable=all run="lsblk; diskinfo nvme0n1; stress nvme0n1 span=48 off=8 seed=21 qd=64"'
 expect_rc "nvme/one/run" 0
 expect_out "nvme/one/version" '\] nvme0: NVMe 1\.[0-9]+\.[0-9]+, CAP [0-9a-f]{16}: [0-9]+ entries per queue'
-expect_out "nvme/one/identify" '\] nvme0: QEMU NVMe Ctrl, serial nvme0, firmware [^ ]+; namespace IDs up to [0-9]+, max transfer 512 KiB, write cache, deallocate, write zeroes$'
+expect_out "nvme/one/identify" '\] nvme0: QEMU NVMe Ctrl, serial nvme0, firmware [^ ]+; namespace IDs up to [0-9]+, max transfer 512 KiB, write cache, deallocate, write zeroes, SGLs$'
 expect_out "nvme/one/disk" '\] nvme0n1: QEMU NVMe Ctrl, 196608 sectors \(96 MiB\), 512-byte blocks'
 expect_out "nvme/one/lsblk" '^nvme0n1 +[0-9]+:0 +96M +196608 '
 expect_out "nvme/one/diskinfo-model" '^ *model QEMU NVMe Ctrl$'
 expect_out "nvme/one/diskinfo-serial" '^ *serial nvme0$'
 expect_out "nvme/one/diskinfo-msix" '^ *queues 1 depth [0-9]+, msi-x$'
 expect_out "nvme/one/diskinfo-shadow" '^ *doorbells shadow$'
+expect_out "nvme/one/diskinfo-sgl" '^ *max transfer 512 KiB, data pointers SGL and PRP$'
 expect_out "nvme/one/stress" '^STRESS nvme0n1 .*result=PASS$'
 expect_out "nvme/one/shutdown" '\] nvme0: shutdown complete$'
 expect_no_out "nvme/one/no-errors" 'nvme0n1: (READ|WRITE|FLUSH)|timed out|resetting'
@@ -35,7 +40,7 @@ a=$imgdir/ns512.raw b=$imgdir/ns4k.raw m=$imgdir/meta.raw
 truncate -s 64M "$a" "$b" "$m"
 mapfile -t dev < <(nvme_ns_args nvc "" "$a:512" "$b:4096" "$m:512:ms=8")
 boot nvme-two-ns --machine q35 --timeout 240 \
-	--cmdline 'writable=all run="lsblk; stress nvme0n1 span=16 off=4 seed=22 qd=64; stress nvme0n2 span=16 off=4 seed=23 qd=64"' \
+	--cmdline 'writable=all nvme.sgl_kb=0 run="lsblk; stress nvme0n1 span=16 off=4 seed=22 qd=64; stress nvme0n2 span=16 off=4 seed=23 qd=64"' \
 	-- ${dev[@]}
 expect_rc "nvme/two-ns/run" 0
 expect_out "nvme/two-ns/ns1" '\] nvme0n1: .* 131072 sectors \(64 MiB\), 512-byte blocks'
@@ -48,13 +53,14 @@ expect_out "nvme/two-ns/stress-4096" '^STRESS nvme0n2 .*result=PASS$'
 stamp_check "nvme/two-ns/host-verify-512" "$a" 22 4 16
 stamp_check "nvme/two-ns/host-verify-4096" "$b" 23 4 16
 
-# A small MDTS: 2^2 pages = 16 KiB per command; stress's large I/Os split.
+# A small MDTS: 2^2 pages = 16 KiB per command; stress's large I/Os split;
+# nearly every request an SGL.
 img=$imgdir/mdts.raw
 truncate -s 64M "$img"
 boot nvme-mdts --machine q35 --timeout 180 --disk "$img,bus=nvme,dev.mdts=2" \
-	--cmdline 'writable=all run="diskinfo nvme0n1; stress nvme0n1 span=16 off=8 seed=24 qd=64"'
+	--cmdline 'writable=all nvme.sgl_kb=1 run="diskinfo nvme0n1; stress nvme0n1 span=16 off=8 seed=24 qd=64"'
 expect_rc "nvme/mdts/run" 0
-expect_out "nvme/mdts/limit" '^ *max transfer 16 KiB$'
+expect_out "nvme/mdts/limit" '^ *max transfer 16 KiB, data pointers SGL and PRP$'
 expect_out "nvme/mdts/stress" '^STRESS nvme0n1 .*result=PASS$'
 stamp_check "nvme/mdts/host-verify" "$img" 24 8 16
 

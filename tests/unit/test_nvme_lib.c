@@ -6,7 +6,9 @@
  * the list exactly full and one entry over -- and the shapes PRPs cannot
  * express; status decoding (nvme_status.c): names, errnos, DNR and the
  * one-line message; Identify parsing (nvme_ident.c): text fields, LBA
- * formats (512, 4096, metadata, odd sizes, bad index) and MDTS.
+ * formats (512, 4096, metadata, odd sizes, bad index) and MDTS; the SGL
+ * builder (nvme_sgl.c): one descriptor in the command, a list, the list
+ * full and over, and the shapes an SGL refuses with and without dword rules.
  */
 #include "tests/unit/unit.h"
 #include "drivers/nvme/nvme_lib.h"
@@ -18,16 +20,23 @@
 
 static u64 list[512];
 
-/* Build sg[] from {addr, len} pairs; returns the result of the builder. */
-static int build(struct nvme_prp *out, u32 page, u32 max, const u64 *pairs, u32 n)
+/* sg[] from n {addr, len} pairs. */
+static void fill_sg(struct scatterlist *sg, const u64 *pairs, u32 n)
 {
-	struct scatterlist sg[16];
 	u32 i;
 
 	for (i = 0; i < n; i++) {
 		sg[i].sg_addr = pairs[2 * i];
 		sg[i].sg_len = (u32)pairs[2 * i + 1];
 	}
+}
+
+/* Build sg[] from {addr, len} pairs; returns the result of the builder. */
+static int build(struct nvme_prp *out, u32 page, u32 max, const u64 *pairs, u32 n)
+{
+	struct scatterlist sg[16];
+
+	fill_sg(sg, pairs, n);
 	memset(list, 0xa5, sizeof(list));
 	return nvme_prp_build(sg, n, page, list, max, LIST, out);
 }
@@ -166,6 +175,74 @@ static void test_prp_exhaustive(void)
 	}
 }
 
+/* Build sg[] from {addr, len} pairs into an SGL; the list is filled with a marker first. */
+static struct nvme_sgl_desc sgl_list[8];
+
+static int build_sgl(struct nvme_sgl_desc *out, bool dword, u32 max, const u64 *pairs, u32 n)
+{
+	struct scatterlist sg[16];
+
+	fill_sg(sg, pairs, n);
+	memset(sgl_list, 0xa5, sizeof(sgl_list));
+	memset(out, 0xa5, sizeof(*out));
+	return nvme_sgl_build(sg, n, dword, sgl_list, max, LIST, out);
+}
+
+static void check_desc(const struct nvme_sgl_desc *d, u64 addr, u32 len, u8 id)
+{
+	CHECK_EQ(d->addr, addr);
+	CHECK_EQ(d->len, len);
+	CHECK_EQ(d->id, id);
+	CHECK_EQ(d->rsvd[0] | d->rsvd[1] | d->rsvd[2], 0);
+}
+
+/* One contiguous segment of any size is one Data Block descriptor in the command. */
+static void test_sgl_one_segment(void)
+{
+	struct nvme_sgl_desc d;
+	const u64 big[] = { 0x100000, 512 * 1024 };
+	const u64 odd[] = { 0x100c00, 1024 };
+
+	CHECK_EQ(build_sgl(&d, false, 8, big, 1), 0);
+	check_desc(&d, 0x100000, 512 * 1024, NVME_SGL_DATA_BLOCK);
+	CHECK_EQ(sgl_list[0].id, 0xa5);			/* no list used */
+	CHECK_EQ(build_sgl(&d, true, 8, odd, 1), 0);	/* mid-page is fine for an SGL */
+	check_desc(&d, 0x100c00, 1024, NVME_SGL_DATA_BLOCK);
+}
+
+/* Several segments, of shapes PRPs cannot take: a Last Segment naming the list, one entry each. */
+static void test_sgl_list(void)
+{
+	struct nvme_sgl_desc d;
+	const u64 segs[] = { 0x100c00, 1024, 0x200200, 512, 0x300000, 65536 };
+	u32 i;
+
+	CHECK_EQ(build_sgl(&d, true, 8, segs, 3), 0);
+	check_desc(&d, LIST, 3 * 16, NVME_SGL_LAST_SEGMENT);
+	for (i = 0; i < 3; i++)
+		check_desc(&sgl_list[i], segs[2 * i], (u32)segs[2 * i + 1], NVME_SGL_DATA_BLOCK);
+	CHECK_EQ(sgl_list[3].id, 0xa5);			/* nothing past the last */
+	CHECK_EQ(build_sgl(&d, false, 3, segs, 3), 0);	/* exactly full */
+	CHECK_EQ(build_sgl(&d, false, 2, segs, 3), -E2BIG);
+}
+
+/* What no SGL may hold: nothing, an empty segment; with dword rules, odd addresses or lengths. */
+static void test_sgl_bad_shapes(void)
+{
+	struct nvme_sgl_desc d;
+	const u64 empty[] = { 0x100000, 512, 0x200000, 0 };
+	const u64 odd_addr[] = { 0x100002, 512 };
+	const u64 odd_len[] = { 0x100000, 510 };
+	struct scatterlist sg = { 0x100000, 512 };
+
+	CHECK_EQ(nvme_sgl_build(&sg, 0, false, sgl_list, 8, LIST, &d), -EINVAL);
+	CHECK_EQ(build_sgl(&d, false, 8, empty, 2), -EINVAL);
+	CHECK_EQ(build_sgl(&d, true, 8, odd_addr, 1), -EINVAL);
+	CHECK_EQ(build_sgl(&d, true, 8, odd_len, 1), -EINVAL);
+	CHECK_EQ(build_sgl(&d, false, 8, odd_addr, 1), 0);	/* SGLS 01b: no alignment rule */
+	CHECK_EQ(build_sgl(&d, false, 8, odd_len, 1), 0);
+}
+
 static void test_status(void)
 {
 	u16 rd = NVME_STATUS(NVME_SCT_MEDIA, NVME_SC_READ_ERROR) | NVME_STATUS_DNR;
@@ -273,6 +350,9 @@ static const struct unit_case cases[] = {
 	{ "prp_big_page", test_prp_big_page },
 	{ "prp_bad_shapes", test_prp_bad_shapes },
 	{ "prp_exhaustive", test_prp_exhaustive },
+	{ "sgl_one_segment", test_sgl_one_segment },
+	{ "sgl_list", test_sgl_list },
+	{ "sgl_bad_shapes", test_sgl_bad_shapes },
 	{ "status", test_status },
 	{ "ident", test_ident },
 	{ "dbbuf_need_event", test_dbbuf_need_event },
