@@ -92,16 +92,17 @@ static int __map_data(struct nvme_queue *q, struct request *rq, struct nvme_sqe 
 	struct scatterlist *sg = queue_sg(q), one;
 	u64 *list = q->nq_prp[rq->rq_tag];
 	struct nvme_prp prp;
+	bool large;
 	int nsg, err;
 
 	nsg = blk_rq_map_sg(rq->rq_q, rq, sg, NVME_MAX_SG);
 	if (nsg <= 0)
 		return -EIO;
-	if (nvme_param_sgl_kb && blk_rq_bytes(rq) / (u32)nsg >= nvme_param_sgl_kb * 1024 &&
-	    !map_sgl(c, sg, (u32)nsg, list, cmd))
+	large = nvme_param_sgl_kb && blk_rq_bytes(rq) / (u32)nsg >= nvme_param_sgl_kb * 1024;
+	if (large && !map_sgl(c, sg, (u32)nsg, list, cmd))
 		return 0;
 	err = nvme_prp_build(sg, (u32)nsg, c->c_page_size, list, PAGE_SIZE / 8, __pa(list), &prp);
-	if (err == -EINVAL && !map_sgl(c, sg, (u32)nsg, list, cmd))
+	if (err == -EINVAL && !large && !map_sgl(c, sg, (u32)nsg, list, cmd))
 		return 0;		/* a shape PRPs cannot take: no copy needed */
 	if (err == -EINVAL) {
 		if (q->nq_bounce_busy)

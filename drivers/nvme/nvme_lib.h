@@ -1,8 +1,8 @@
 /*
  * The NVMe driver's portable parts, built into the kernel and into host
- * unit tests alike: PRP and SGL building (nvme_prp.c, nvme_sgl.c), completion status decoding
- * (nvme_status.c) and Identify parsing (nvme_ident.c).  Nothing here
- * touches a register, allocates or sleeps.
+ * unit tests alike: PRP and SGL building (nvme_prp.c, nvme_sgl.c),
+ * completion status decoding (nvme_status.c) and Identify parsing
+ * (nvme_ident.c).  Nothing here touches a register, allocates or sleeps.
  */
 #ifndef DRIVERS_NVME_NVME_LIB_H
 #define DRIVERS_NVME_NVME_LIB_H

@@ -175,9 +175,9 @@ static void test_prp_exhaustive(void)
 	}
 }
 
-/* Build sg[] from {addr, len} pairs into an SGL; the list is filled with a marker first. */
 static struct nvme_sgl_desc sgl_list[8];
 
+/* Build sg[] from {addr, len} pairs into an SGL; the list and out are filled with a marker first. */
 static int build_sgl(struct nvme_sgl_desc *out, bool dword, u32 max, const u64 *pairs, u32 n)
 {
 	struct scatterlist sg[16];
