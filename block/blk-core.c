@@ -22,7 +22,6 @@
 #include "block/blk-mq-priv.h"
 #include "block/elevator.h"
 #include "kernel/completion.h"
-#include "kernel/cpu.h"
 #include "kernel/errno.h"
 #include "kernel/printk.h"
 #include "kernel/time.h"
@@ -338,13 +337,9 @@ int submit_bio_wait(struct bio *bio)
 	submit_bio(bio);
 	if (q)
 		blk_unplug(q);
-	if (q && blk_queue_polled(q)) {
+	if (q && blk_queue_polled(q))
 		while (!completion_done(&done))	/* no interrupt will end it */
-			if (!blk_poll(q)) {
-				run_deferred_work();
-				cpu_relax();
-			}
-	}
+			blk_wait_io(q);
 	wait_for_completion(&done);
 	return bio->bi_error;
 }

@@ -19,6 +19,7 @@
 #include "block/blk.h"
 #include "block/blk-mq-priv.h"
 #include "kernel/completion.h"
+#include "kernel/cpu.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/time.h"
@@ -330,6 +331,16 @@ int blk_poll(struct request_queue *q)
 	for (i = 0; i < q->q_nr_hw_queues; i++)
 		n += blk_mq_poll(q->q_hctx[i]);
 	return n;
+}
+
+void blk_wait_io(struct request_queue *q)
+{
+	if (!blk_queue_polled(q)) {
+		cpu_idle_once();
+	} else if (!blk_poll(q)) {
+		run_deferred_work();	/* what a completion queued */
+		cpu_relax();
+	}
 }
 
 /* The poll tick of a polled queue (interrupt context): poll from deferred work. */

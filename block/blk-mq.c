@@ -26,7 +26,6 @@
 #include "block/blk.h"
 #include "block/blk-mq-priv.h"
 #include "block/elevator.h"
-#include "kernel/completion.h"
 #include "kernel/errno.h"
 #include "kernel/irq.h"
 #include "kernel/printk.h"
@@ -74,8 +73,7 @@ static int blk_mq_wait_tag(struct request_queue *q, struct blk_mq_hw_ctx *hctx, 
 		} else {
 			blk_mq_run_hw_queue(hctx, false);
 		}
-		blk_poll(q);
-		cpu_idle_once();
+		blk_wait_io(q);
 		if (locked)
 			spin_lock_irqsave(q->q_lock, *flags);
 		__atomic_sub_fetch(&q->q_rq_waiters, 1, __ATOMIC_RELAXED);

@@ -183,6 +183,13 @@ void blk_mq_run_hw_queue(struct blk_mq_hw_ctx *hctx, bool async);
 int blk_poll(struct request_queue *q);
 /* Does a waiter on q have to poll (blk_poll) to see its I/O end? */
 bool blk_queue_polled(const struct request_queue *q);
+/*
+ * blk_wait_io - wait a little for q's I/O to move on (process context):
+ * on a polled queue reap it, or spin if nothing ended (no interrupt would
+ * wake a halted CPU); on any other queue idle until an interrupt.  The
+ * caller looks again at what it waits for and calls again.
+ */
+void blk_wait_io(struct request_queue *q);
 
 /* Would blk_unplug(q) do anything?  A lock-free peek (blk-plug.c). */
 bool blk_mq_unplug_needed(struct request_queue *q);

@@ -248,7 +248,6 @@ int blk_drain_queue(struct request_queue *q, u32 timeout_ms)
 			return 0;
 		if (ktime_ms() >= deadline)
 			return -ETIMEDOUT;
-		blk_poll(q);
-		cpu_idle_once();
+		blk_wait_io(q);
 	}
 }

@@ -221,9 +221,11 @@ static int ctrl_setup_io_queues(struct nvme_ctrl *c)
 static void nvme_reset_work(struct work *w);
 
 /*
- * nvme.poll: no interrupt ever comes, so besides the block layer's own
- * polling (ops->poll) a timer reaps every queue each tick; nothing waits
- * longer than that for a completion.
+ * nvme.poll: no interrupt ever comes.  Waiters that know the queue is
+ * polled (BLK_MQ_F_POLLED: submit_bio_wait, aio) spin in ops->poll; for
+ * the rest a timer reaps every queue each tick, so nothing waits longer
+ * than that for a completion.  What the tick found is counted: were it
+ * most of them, the waiters would not be polling.
  */
 static void nvme_poll_tick(struct timer_list *t)
 {
@@ -231,7 +233,7 @@ static void nvme_poll_tick(struct timer_list *t)
 	u32 i;
 
 	for (i = 0; i < c->c_nr_ioq; i++)
-		nvme_reap(&c->c_ioqs[i]);
+		c->c_tick_reaped += (u64)nvme_reap(&c->c_ioqs[i]);
 	if (c->c_state != NVME_CTRL_DEAD)
 		mod_timer(&c->c_poll_timer, get_jiffies_64() + 1);
 }

@@ -340,7 +340,8 @@ int nvme_io_init_set(struct nvme_ctrl *c)
 	set->queue_depth = c->c_io_depth - 2;
 	set->cmd_size = sizeof(struct nvme_iod);
 	set->timeout_ms = nvme_param_timeout_ms ? nvme_param_timeout_ms : NVME_IO_TIMEOUT_MS;
-	set->flags = BLK_MQ_F_SHOULD_MERGE;
+	set->flags = BLK_MQ_F_SHOULD_MERGE |
+		     (c->c_irq_mode == NVME_IRQ_POLL ? BLK_MQ_F_POLLED : 0);
 	set->driver_data = c;
 	return blk_mq_alloc_tag_set(set);
 }

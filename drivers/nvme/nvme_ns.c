@@ -68,6 +68,15 @@ static int nvme_disk_report(struct gendisk *disk, char *buf, size_t len)
 		     c->c_max_xfer / 1024, c->c_sgls ? "SGL and PRP" : "PRP", c->c_vwc ? "on" : "off",
 		     (c->c_oncs & NVME_ONCS_DSM) ? "yes" : "no",
 		     (c->c_oncs & NVME_ONCS_WRITE_ZEROES) ? "yes" : "no", c->c_resets, c->c_aborts);
+	if (n >= 0 && (size_t)n < len && c->c_irq_mode == NVME_IRQ_POLL) {
+		u64 done = 0;
+		u32 i;
+
+		for (i = 0; i < c->c_nr_ioq; i++)
+			done += c->c_ioqs[i].nq_completed;
+		n += snprintf(buf + n, len - (size_t)n, "poll tick reaped %llu of %llu\n",
+			      (unsigned long long)c->c_tick_reaped, (unsigned long long)done);
+	}
 	if (n < 0)
 		return -EINVAL;
 	return (size_t)n < len ? n : (int)len - 1;

@@ -11,6 +11,7 @@
  *	[s]  c_state: written by the probe and the reset work only, read
  *	     anywhere as a single word
  *	[r]  the reset work: only it touches these after probe
+ *	[t]  the nvme.poll timer only (read elsewhere for reports)
  */
 #ifndef DRIVERS_NVME_NVMEVAR_H
 #define DRIVERS_NVME_NVMEVAR_H
@@ -139,6 +140,7 @@ struct nvme_ctrl {
 	u32			c_aborts;	/* [r] abort commands sent */
 	struct list_head	c_link;		/* [I] on the shutdown list */
 	struct timer_list	c_poll_timer;	/* [I] nvme.poll: reaps every tick */
+	u64			c_tick_reaped;	/* [t] completions the poll tick found */
 };
 
 /* Per request driver data (tag set cmd_size). */
