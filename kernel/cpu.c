@@ -3,6 +3,7 @@
  */
 #include "kernel/cpu.h"
 #include "kernel/acpi.h"
+#include "kernel/init.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 
@@ -81,6 +82,16 @@ bool cpu_fences_elided(void)
 	}
 	return elided;
 }
+
+bool cpu_pause_costly;
+
+/* PAUSE exits to QEMU where fences are elided: one virtual CPU under TCG. */
+static int cpu_pause_init(void)
+{
+	cpu_pause_costly = cpu_fences_elided();
+	return 0;
+}
+arch_initcall(cpu_pause_init);
 
 /*
  * Where fences are elided, INVLPG stands in: QEMU drops the page from the

@@ -64,7 +64,25 @@ static inline void invlpg(const void *va)
 	__asm__ __volatile__("invlpg (%0)" :: "r"(va) : "memory");
 }
 
-static inline void cpu_relax(void) { __asm__ __volatile__("pause" ::: "memory"); }
+/*
+ * PAUSE in a spin loop, except where it costs more than it saves: under
+ * QEMU's translator PAUSE ends the translated code and sends the virtual
+ * CPU's thread once through QEMU's global lock (target/i386/tcg,
+ * helper_pause: EXCP_INTERRUPT, "let another CPU run"), the lock its
+ * device models take to complete the I/O the loop is waiting for.  With
+ * one CPU there is no other to let run, and a compiler barrier is enough:
+ * translated code still looks for interrupts at every block.  With more
+ * CPUs PAUSE stays, since QEMU may run them all in one thread.
+ */
+extern bool cpu_pause_costly;	/* [I] set by an arch initcall */
+
+static inline void cpu_relax(void)
+{
+	if (cpu_pause_costly)
+		__asm__ __volatile__("" ::: "memory");
+	else
+		__asm__ __volatile__("pause" ::: "memory");
+}
 
 /* Enable interrupts and halt as one step: sti's one-instruction shadow
  * means no interrupt can slip in between, so a wake-up is never lost. */

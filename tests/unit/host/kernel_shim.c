@@ -54,6 +54,9 @@ void panic(const char *fmt, ...)
 	abort();
 }
 
+/* The host's PAUSE is a real one (kernel/cpu.h cpu_relax). */
+bool cpu_pause_costly;
+
 /* One CPU on the host. */
 struct cpu *this_cpu(void)
 {
