@@ -33,6 +33,44 @@ static inline void bit_clear(u8 *map, u32 bit)
 	map[bit >> 3] &= (u8)~(1U << (bit & 7));
 }
 
+/*
+ * A run of bits a 32-bit word at a time: bit i of a bitmap is bit i % 8
+ * of byte i / 8, so word w holds bits 32w..32w+31 as a little-endian
+ * value.  A bitmap is a whole block, so every word read lies inside it.
+ */
+static inline u32 bitmap_word(const u8 *map, u32 bit)
+{
+	return le32_to_cpu(((const le32 *)map)[bit >> 5]);
+}
+
+/* How many clear bits start at @bit, at most @max. */
+static u32 zero_run(const u8 *map, u32 bit, u32 max)
+{
+	u32 n = 0;
+
+	while (n < max) {
+		u32 sh = (bit + n) & 31, w = bitmap_word(map, bit + n) >> sh;
+
+		if (w)
+			return min(max, n + (u32)__builtin_ctz(w));
+		n += 32 - sh;
+	}
+	return max;
+}
+
+/* Set bits [@bit, @bit + @n). */
+static void set_run(u8 *map, u32 bit, u32 n)
+{
+	while (n) {
+		u32 sh = bit & 31, k = min(n, 32 - sh);
+		u32 mask = (k == 32 ? ~0u : (1u << k) - 1) << sh;
+
+		((le32 *)map)[bit >> 5] = cpu_to_le32(bitmap_word(map, bit) | mask);
+		bit += k;
+		n -= k;
+	}
+}
+
 /* The first clear bit in [start, nbits) of @map, or -1. */
 int ext2_find_zero(const u8 *map, u32 nbits, u32 start)
 {
@@ -119,11 +157,11 @@ static int ext2_alloc_in_group(struct ext2_fs *fs, u32 g, u32 start, u32 max, u3
 			continue;
 		}
 		/* Free neighbours only: a wrong bit is left for the search above to report. */
-		for (n = 1; (u32)n < run && !bit_test(bh->b_data, (u32)(bit + n)) &&
-			    !ext2_block_busy(fs, base + (u32)(bit + n)); n++)
-			;
-		for (i = 0; i < n; i++)
-			bit_set(bh->b_data, (u32)(bit + i));
+		n = (int)zero_run(bh->b_data, (u32)bit, run);
+		for (i = 1; fs->fs_journal && i < n; i++)
+			if (ext2_block_busy(fs, base + (u32)(bit + i)))
+				n = i;		/* ext3: the committed state still owns it */
+		set_run(bh->b_data, (u32)bit, (u32)n);
 		ext2_bitmap_changed(fs, g, EXT2_BLOCK_BITMAP, bh);
 		ext2_count_blocks(fs, g, -n);
 		*out = base + (u32)bit;
