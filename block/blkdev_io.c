@@ -47,7 +47,11 @@ static int blkdev_rw_linear(struct block_device *bdev, void *buf, size_t len, u6
 	most = max(most & ~(size_t)(PAGE_SIZE - 1), (size_t)PAGE_SIZE);	/* whole pages */
 
 	while (len) {
-		struct bio *bio = bio_alloc(GFP_NOIO, BIO_MAX_VECS);
+		size_t first = min(len, most);
+		unsigned long npages = ((uintptr_t)p % PAGE_SIZE + first - 1) / PAGE_SIZE + 1;
+		/* One memory range: one vector, in the bio itself (no vector pool). */
+		bool one = pages_contiguous(virt_to_page(p), virt_to_page(p + first - 1), npages);
+		struct bio *bio = bio_alloc(GFP_NOIO, one ? 1 : BIO_MAX_VECS);
 		size_t done = 0;
 		int err;
 
