@@ -101,15 +101,16 @@ for mode in intx poll; do
 	expect_out "nvme/$mode/mode" "^ *queues 1 depth [0-9]+, $want\$"
 	expect_out "nvme/$mode/stress" '^STRESS nvme0n1 .*result=PASS$'
 	if [ $mode = poll ]; then
-		# A waiter at depth 1 spins in blk_poll(), so the tick (1 ms
-		# apart) finds few completions: without it, each I/O would wait
-		# for the tick.  (Stress keeps the CPU busy: the tick reaps most
-		# of its.)
-		# The counts before and after the bench (the last two reports).
+		# A waiter at depth 1 spins in blk_poll(): the tick (1 ms apart)
+		# finds only what lands while its own handler runs (3% of a
+		# quiet host's completions); without it every I/O waits for the
+		# tick.  Half leaves room for a slow host.  (Stress keeps the
+		# CPU busy: the tick reaps most of its.)  The counts before and
+		# after the bench are the last two reports.
 		read -r t0 a0 t1 a1 < <(sed -n 's/^ *poll tick reaped \([0-9]*\) of \([0-9]*\).*/\1 \2/p' "$out" |
 			tail -2 | tr '\n' ' ')
 		tick=$((${t1:-0} - ${t0:-0})) all=$((${a1:-0} - ${a0:-0}))
-		if [ "$all" -gt 0 ] && [ "$((tick * 4))" -lt "$all" ]; then
+		if [ "$all" -gt 0 ] && [ "$((tick * 2))" -lt "$all" ]; then
 			ok "nvme/poll/waiters-poll"
 		else
 			notok "nvme/poll/waiters-poll" "the tick reaped $tick of bench's $all completions"
