@@ -34,8 +34,8 @@ static inline void bit_clear(u8 *map, u32 bit)
 }
 
 /*
- * A run of bits a 32-bit word at a time: bit i of a bitmap is bit i % 8
- * of byte i / 8, so word w holds bits 32w..32w+31 as a little-endian
+ * Searches and runs go a 32-bit word at a time: bit i of a bitmap is bit
+ * i % 8 of byte i / 8, so word w holds bits 32w..32w+31 as a little-endian
  * value.  A bitmap is a whole block, so every word read lies inside it.
  */
 static inline u32 bitmap_word(const u8 *map, u32 bit)
@@ -77,13 +77,13 @@ int ext2_find_zero(const u8 *map, u32 nbits, u32 start)
 	u32 i = start;
 
 	while (i < nbits) {
-		if ((i & 7) == 0 && map[i >> 3] == 0xff) {
-			i += 8;
-			continue;
+		u32 sh = i & 31, w = ~bitmap_word(map, i) >> sh;
+
+		if (w) {
+			i += (u32)__builtin_ctz(w);
+			return i < nbits ? (int)i : -1;
 		}
-		if (!bit_test(map, i))
-			return (int)i;
-		i++;
+		i += 32 - sh;
 	}
 	return -1;
 }
