@@ -106,6 +106,14 @@ static struct request *elv_find_front(struct elevator_queue *e, sector_t s)
 	return NULL;
 }
 
+/* Does the scheduler let waiting rq grow by bytes? */
+static bool elv_allow_merge(struct request_queue *q, const struct request *rq, u32 bytes)
+{
+	const struct elevator_ops *ops = q->q_elevator->e_type->et_ops;
+
+	return !ops->elv_allow_merge || ops->elv_allow_merge(q, rq, bytes);
+}
+
 /* Take rq out of the scheduler and the hashes, without dispatching it. */
 static void elv_remove_merged(struct request_queue *q, struct request *rq,
 			      struct request *next)
@@ -128,7 +136,8 @@ static void elv_merge_latter(struct request_queue *q, struct request *rq)
 {
 	struct request *next = elv_find_front(q->q_elevator, blk_rq_pos(rq) + blk_rq_sectors(rq));
 
-	if (next && next != rq && blk_attempt_req_merge(q, rq, next)) {
+	if (next && next != rq && elv_allow_merge(q, rq, blk_rq_bytes(next)) &&
+	    blk_attempt_req_merge(q, rq, next)) {
 		elv_remove_merged(q, rq, next);
 		elv_rqhash_reposition(q->q_elevator, rq);
 	}
@@ -139,7 +148,8 @@ static struct request *elv_merge_former(struct request_queue *q, struct request 
 {
 	struct request *prev = elv_find_back(q->q_elevator, blk_rq_pos(rq));
 
-	if (prev && prev != rq && blk_attempt_req_merge(q, prev, rq)) {
+	if (prev && prev != rq && elv_allow_merge(q, prev, blk_rq_bytes(rq)) &&
+	    blk_attempt_req_merge(q, prev, rq)) {
 		elv_remove_merged(q, prev, rq);
 		elv_rqhash_reposition(q->q_elevator, prev);
 		return prev;
@@ -151,7 +161,8 @@ static bool elv_back_merge(struct request_queue *q, struct request *rq, struct b
 {
 	const struct elevator_ops *ops = q->q_elevator->e_type->et_ops;
 
-	if (!rq || !(rq->rq_state & RQF_SORTED) || !blk_try_back_merge(q, rq, bio))
+	if (!rq || !(rq->rq_state & RQF_SORTED) ||
+	    !elv_allow_merge(q, rq, bio->bi_iter.bi_size) || !blk_try_back_merge(q, rq, bio))
 		return false;
 	elv_rqhash_reposition(q->q_elevator, rq);
 	if (ops->elv_merged)
@@ -165,7 +176,8 @@ static bool elv_front_merge(struct request_queue *q, struct request *rq, struct 
 {
 	const struct elevator_ops *ops = q->q_elevator->e_type->et_ops;
 
-	if (!rq || !(rq->rq_state & RQF_SORTED) || !blk_try_front_merge(q, rq, bio))
+	if (!rq || !(rq->rq_state & RQF_SORTED) ||
+	    !elv_allow_merge(q, rq, bio->bi_iter.bi_size) || !blk_try_front_merge(q, rq, bio))
 		return false;
 	elv_rqhash_reposition(q->q_elevator, rq);
 	if (ops->elv_merged)

@@ -22,6 +22,8 @@ struct elevator_ops {
 	int (*elv_init)(struct request_queue *q, struct elevator_queue *e);
 	/* Free e->e_data; the scheduler is empty. */
 	void (*elv_exit)(struct elevator_queue *e);
+	/* May waiting rq grow by bytes in a merge? (optional: yes) */
+	bool (*elv_allow_merge)(struct request_queue *q, const struct request *rq, u32 bytes);
 	/* rq grew by a merge; front is true if its start sector moved. */
 	void (*elv_merged)(struct request_queue *q, struct request *rq, bool front);
 	/* next was merged into rq and leaves the scheduler. */

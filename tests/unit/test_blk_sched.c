@@ -356,6 +356,79 @@ static void test_kyber_write_depth(void)
 	finish_manual(td, 7);
 }
 
+/* A 512 KiB write at sector: one page, mapped 128 times (no data is moved). */
+static struct bio *big_write(struct page *pg, sector_t sector)
+{
+	struct bio *b = bio_alloc(GFP_NOIO, 128);
+	int i;
+
+	for (i = 0; i < 128; i++)
+		CHECK_EQ(bio_add_page(b, pg, PAGE_SIZE, 0), 0);
+	b->bi_iter.bi_sector = sector;
+	b->bi_rw = REQ_WRITE;
+	return b;
+}
+
+/* Submit n 512 KiB writes from sector on, into b[]; pull what goes at once. */
+static int big_writes(struct tdev *td, struct page *pg, struct bio **b, int n, sector_t sector,
+		      struct request **got)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		b[i] = big_write(pg, sector + i * 1024);
+		blk_queue_submit_bio(td->td_q, b[i]);
+	}
+	return pull_all(td->td_q, got, 16);
+}
+
+/*
+ * The depth counts a token per MiB begun, and held-back writes merge only
+ * as far as the depth passes them whole: at max_depth=1 one 1 MiB write
+ * at a time; at 2 one 2 MiB write (not two); at 5 two of them.
+ */
+static void test_kyber_tokens_by_size(void)
+{
+	struct tdev *td = manual_dev("kyber");
+	struct page *pg = host_alloc_page_in(HOST_MEM_NORMAL);
+	struct request *got[16];
+	struct bio *b[20];
+	int i, n;
+
+	blk_queue_max_hw_sectors(td->td_q, 4096);
+	blk_queue_max_sectors(td->td_q, 4096);
+	blk_queue_max_segments(td->td_q, 1024);
+	CHECK_EQ(elv_tunable_set(td->td_q, "max_depth", 1), 0);
+	n = big_writes(td, pg, b, 4, 0, got);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(blk_rq_bytes(got[0]), 1u << 20);
+	end(got[0]);
+	CHECK_EQ(pull_all(td->td_q, got, 16), 1);
+	CHECK_EQ(blk_rq_bytes(got[0]), 1u << 20);
+	end(got[0]);
+
+	CHECK_EQ(elv_tunable_set(td->td_q, "max_depth", 2), 0);
+	n = big_writes(td, pg, b + 4, 8, 8192, got);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(blk_rq_bytes(got[0]), 2u << 20);
+	end(got[0]);
+	CHECK_EQ(pull_all(td->td_q, got, 16), 1);
+	CHECK_EQ(blk_rq_bytes(got[0]), 2u << 20);
+	end(got[0]);
+
+	CHECK_EQ(elv_tunable_set(td->td_q, "max_depth", 5), 0);
+	n = big_writes(td, pg, b + 12, 8, 16384, got);	/* 2 + 2 tokens fit in 5 */
+	CHECK_EQ(n, 2);
+	for (i = 0; i < n; i++) {
+		CHECK_EQ(blk_rq_bytes(got[i]), 2u << 20);
+		end(got[i]);
+	}
+	finish_manual(td, 0);
+	for (i = 0; i < 20; i++)
+		bio_put(b[i]);
+	__free_pages(pg, 0);
+}
+
 /* One read that the "device" takes us microseconds to serve. */
 static void kyber_read(struct tdev *td, u64 us)
 {
@@ -454,6 +527,7 @@ static const struct unit_case cases[] = {
 	{ "elevator/deadline_writes_starved", test_deadline_writes_starved },
 	{ "elevator/deadline_tunables", test_deadline_tunables },
 	{ "elevator/kyber_write_depth", test_kyber_write_depth },
+	{ "elevator/kyber_tokens_by_size", test_kyber_tokens_by_size },
 	{ "elevator/kyber_feedback", test_kyber_feedback },
 	{ "elevator/kyber_learns_idle_latency", test_kyber_learns_idle_latency },
 	{ "tag/depth_find_invalidate_share", test_tags },
