@@ -31,11 +31,11 @@ static int cmd_cpus(int argc, char **argv)
 	if (argc != 1)
 		return -EINVAL;
 	kprintf("%s\n", boot_cpu.brand[0] ? boot_cpu.brand : boot_cpu.vendor);
-	kprintf("CPU  APIC  STATE     TICKS       IDLE  WAIT-US(HALT POLL)\n");
+	kprintf("CPU  APIC  STATE     TICKS       IDLE  WAIT-US(POLL HALT)\n");
 	for_each_cpu(c, i)
 		kprintf("%3u  %4u  %-8s  %-10llu  %-4s  %llu %llu%s\n", c->c_id, c->c_apic_id,
 			cpu_state_name(READ_ONCE(c->c_state)), (unsigned long long)c->c_ticks,
-			c->c_gov.ig_poll ? "poll" : "halt",
+			c->c_gov.ig_halt ? "halt" : "poll",
 			(unsigned long long)cycles_to_us(c->c_gov.ig_mean[0]),
 			(unsigned long long)cycles_to_us(c->c_gov.ig_mean[1]),
 			c == this_cpu() ? "  (this CPU)" : "");
