@@ -14,12 +14,12 @@
  * Requests fall in three classes: reads, writes, and the rest (flushes,
  * discards, write-zeroes).  Each waits in arrival order.  Reads are
  * dispatched first and never limited; writes and the rest only while
- * their depth has room.  The depth counts tokens of KY_TOKEN_BYTES, one
- * for each such slice of a request begun, not requests: writes held back
- * are merged while they wait, and a count of requests would let ever
- * bigger ones through as it fell.  A waiting write grows by merging only
- * while the depth could pass it whole; one that came bigger than the
- * depth still goes, alone.
+ * their depth has room.  The depth counts tokens, not requests: a write
+ * takes one for each KY_TOKEN_BYTES of it begun, the rest one each.
+ * Writes held back are merged while they wait, and a count of requests
+ * would let ever bigger ones through as the depth fell.  A waiting write
+ * grows by merging only while the depth could pass it whole; one that
+ * came bigger than the depth still goes, alone.
  *
  * Every window_ms the read latencies measured in the window (dispatch to
  * completion, in a small histogram) are compared with the target: a 99th
@@ -155,22 +155,25 @@ static u32 ky_stamp_cost(u64 stamp)
 	return (u32)(stamp >> 3) & KY_MAX_COST;
 }
 
-/* The tokens a request of bytes takes: one per KY_TOKEN_BYTES begun, at least one. */
-static u32 ky_cost(u64 bytes)
+static u64 ky_stamp_ns(u64 stamp)
+{
+	return stamp & ~((1ull << KY_STAMP_BITS) - 1);
+}
+
+/*
+ * The tokens a request takes: a write one per KY_TOKEN_BYTES of data
+ * begun; anything else one (a discard's length is not data moved).
+ */
+static u32 ky_cost(enum ky_class c, u64 bytes)
 {
 	u64 n = bytes / KY_TOKEN_BYTES + !!(bytes % KY_TOKEN_BYTES);
 
-	return (u32)clamp(n, (u64)1, (u64)KY_MAX_COST);
+	return c == KY_WRITE ? (u32)clamp(n, (u64)1, (u64)KY_MAX_COST) : 1;
 }
 
 static u32 ky_depth(const struct kyber_data *kd)
 {
 	return min(kd->kd_write_depth, kd->kd_max_depth);
-}
-
-static u64 ky_stamp_ns(u64 stamp)
-{
-	return stamp & ~((1ull << KY_STAMP_BITS) - 1);
 }
 
 /* May a request of class c, taking cost tokens, go to the driver now? */
@@ -186,8 +189,8 @@ static bool kyber_allow_merge(struct request_queue *q, const struct request *rq,
 {
 	const struct kyber_data *kd = kd_of(q);
 
-	return ky_class(rq) == KY_READ ||
-	       ky_cost((u64)blk_rq_bytes(rq) + bytes) <= max(ky_depth(kd), 1u);
+	return ky_class(rq) != KY_WRITE ||
+	       ky_cost(KY_WRITE, (u64)blk_rq_bytes(rq) + bytes) <= ky_depth(kd);
 }
 
 static struct request *kyber_dispatch(struct request_queue *q, bool force)
@@ -201,7 +204,7 @@ static struct request *kyber_dispatch(struct request_queue *q, bool force)
 		if (list_empty(&kd->kd_fifo[c]))
 			continue;
 		rq = list_first_entry(&kd->kd_fifo[c], struct request, rq_fifo);
-		cost = ky_cost(blk_rq_bytes(rq));
+		cost = ky_cost(c, blk_rq_bytes(rq));
 		if (!force && !ky_has_token(kd, c, cost))
 			continue;
 		list_del_init(&rq->rq_fifo);
