@@ -1,17 +1,14 @@
 /*
- * The idle halt, polling first where that pays (the policy of Linux's
- * cpuidle-haltpoll governor, turned on by measurement: idle_gov.h).
+ * The idle halt, polling first (the policy of Linux's cpuidle-haltpoll
+ * governor).
  *
  * Halting is what an idle CPU should do, but waking from HLT can be slow
  * exactly where I/O latency matters: under a hypervisor the virtual CPU's
  * thread goes to sleep on HLT, and the thread that raises the disk's
  * interrupt must wake it, which costs tens of microseconds per I/O at
- * queue depth 1.  So before halting, the CPU may spin for a short window
- * with interrupts on, watching this CPU's interrupt count; an interrupt
- * that arrives within the window is taken at once, with no halt.  Whether
- * it spins at all is the governor's choice, from the waits it measured
- * each way: where the spin takes the host time that the device's own
- * emulation needs, the waits grow and the CPU halts at once.
+ * queue depth 1.  So before halting, the CPU spins for a short window with
+ * interrupts on, watching this CPU's interrupt count; an interrupt that arrives within the
+ * window is taken at once, with no halt.
  *
  * The window follows the waits seen so far.  A wait that ends during the
  * poll keeps it.  A wait that needed the halt but was no longer than the
@@ -19,9 +16,9 @@
  * longer than that halves it: the poll was wasted.  An idle shell, woken
  * only by the tick every millisecond, soon stops polling at all.
  *
- * idle_poll_us= sets the longest window; 0 halts at once.  The window and
- * the governor are each CPU's own (struct cpu), and only that CPU's
- * idle_halt() touches them, never from an interrupt.
+ * idle_poll_us= sets the longest window; 0 halts at once.  The window
+ * is each CPU's own (struct cpu), and only that CPU's idle_halt() touches
+ * it, never from an interrupt.
  *
  * Another CPU that changes what this one waits on (a request it submitted
  * ended there, work was queued for it) wakes it with cpu_wake(), which
@@ -45,7 +42,7 @@
 
 static unsigned idle_poll_us = 200;
 PARAM_UINT("idle_poll_us", idle_poll_us,
-	   "spin up to this many microseconds for an interrupt before halting, where that is measured to pay (default 200, 0: never)");
+	   "spin up to this many microseconds for an interrupt before halting (default 200, 0: never)");
 
 static u64 poll_max, poll_start;	/* TSC cycles: idle_poll_us, POLL_START_US */
 
@@ -93,7 +90,6 @@ void idle_halt(void)
 {
 	struct cpu *me = this_cpu();
 	u32 seen = irq_seq_this_cpu();
-	bool poll;
 	u64 t0;
 
 	if (!poll_max) {		/* the TSC's rate is known from time_init() on */
@@ -101,20 +97,17 @@ void idle_halt(void)
 		poll_start = (u64)POLL_START_US * tsc_khz() / 1000;
 	}
 	t0 = rdtsc();
-	poll = poll_max && idle_gov_poll(&me->c_gov);
-	if (poll && me->c_poll_window) {
+	if (me->c_poll_window && poll_max) {
 		if (idle_enter(me, CPU_POLLING) || poll_for_irq(me, seen, t0))
 			goto woken;
 	}
 	if (idle_enter(me, CPU_HALTED))
 		goto woken;
 	safe_halt();
-	if (poll)
+	if (poll_max)
 		poll_adjust(me, rdtsc() - t0);
 	local_irq_disable();
 woken:
-	if (poll_max)
-		idle_gov_note(&me->c_gov, rdtsc() - t0);
 	__atomic_store_n(&me->c_idle, CPU_RUNNING, __ATOMIC_RELEASE);
 	me->c_wake_seen = __atomic_load_n(&me->c_wake_seq, __ATOMIC_ACQUIRE);
 	local_irq_enable();

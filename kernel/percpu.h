@@ -14,7 +14,6 @@
 
 #include "kernel/compiler.h"
 #include "kernel/desc.h"
-#include "kernel/idle_gov.h"
 #include "kernel/lockdep.h"
 
 #define NR_CPUS		64
@@ -56,7 +55,6 @@ struct cpu {
 	u32			c_wake_seq;	/* [a] wake-ups sent to it (cpu_wake) */
 	u32			c_wake_seen;	/* [c] c_wake_seq when it last woke */
 	u64			c_poll_window;	/* [c] TSC cycles it spins before halting */
-	struct idle_gov		c_gov;		/* [c] whether it spins at all, as measured */
 
 	/* kernel/nmi.c: what another CPU asked of this one by NMI, and the answer. */
 	u32			c_nmi_req;	/* [a] NMI_REQ_* */

@@ -1,9 +1,7 @@
 /*
  * `cpus` (also `lscpu`): the processors, their APIC IDs and states, and
  * the local timer ticks each has taken -- a CPU whose count stands still
- * is not taking interrupts -- and how each waits when idle: the way its
- * governor chose (kernel/idle_gov.h) and the mean wait it last measured
- * each way.  `lockstat`: the lock classes CPUs found
+ * is not taking interrupts.  `lockstat`: the lock classes CPUs found
  * busy, summed over the per-CPU tables of kernel/lockdep.c, the longest
  * total wait first.  Read-only views with no lock: counts move while
  * they are printed.  `on CPU CMD`: a command run on another CPU.
@@ -18,11 +16,6 @@
 #include "lib/sort.h"
 #include "lib/string.h"
 
-static u64 cycles_to_us(u64 c)
-{
-	return tsc_khz() ? c * 1000 / tsc_khz() : 0;
-}
-
 static int cmd_cpus(int argc, char **argv)
 {
 	struct cpu *c;
@@ -31,13 +24,10 @@ static int cmd_cpus(int argc, char **argv)
 	if (argc != 1)
 		return -EINVAL;
 	kprintf("%s\n", boot_cpu.brand[0] ? boot_cpu.brand : boot_cpu.vendor);
-	kprintf("CPU  APIC  STATE     TICKS       IDLE  WAIT-US(POLL HALT)\n");
+	kprintf("CPU  APIC  STATE     TICKS\n");
 	for_each_cpu(c, i)
-		kprintf("%3u  %4u  %-8s  %-10llu  %-4s  %llu %llu%s\n", c->c_id, c->c_apic_id,
+		kprintf("%3u  %4u  %-8s  %llu%s\n", c->c_id, c->c_apic_id,
 			cpu_state_name(READ_ONCE(c->c_state)), (unsigned long long)c->c_ticks,
-			c->c_gov.ig_halt ? "halt" : "poll",
-			(unsigned long long)cycles_to_us(c->c_gov.ig_mean[0]),
-			(unsigned long long)cycles_to_us(c->c_gov.ig_mean[1]),
 			c == this_cpu() ? "  (this CPU)" : "");
 	kprintf("%u online\n", num_online_cpus());
 	return 0;
@@ -108,6 +98,11 @@ static int row_cmp(const void *a, const void *b)
 	const struct lockstat_row *x = a, *y = b;
 
 	return x->wait < y->wait ? 1 : x->wait > y->wait ? -1 : 0;
+}
+
+static u64 cycles_to_us(u64 c)
+{
+	return tsc_khz() ? c * 1000 / tsc_khz() : 0;
 }
 
 /* Sum every CPU's table into rows, one per class name; the number of rows. */
