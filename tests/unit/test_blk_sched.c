@@ -369,9 +369,8 @@ static struct bio *big_write(struct page *pg, sector_t sector)
 	return b;
 }
 
-/* Submit n 512 KiB writes from sector on, into b[]; pull what goes at once. */
-static int big_writes(struct tdev *td, struct page *pg, struct bio **b, int n, sector_t sector,
-		      struct request **got)
+/* Submit n 512 KiB writes, back to back on disk from sector, into b[]. */
+static void big_writes(struct tdev *td, struct page *pg, struct bio **b, int n, sector_t sector)
 {
 	int i;
 
@@ -379,7 +378,19 @@ static int big_writes(struct tdev *td, struct page *pg, struct bio **b, int n, s
 		b[i] = big_write(pg, sector + i * 1024);
 		blk_queue_submit_bio(td->td_q, b[i]);
 	}
-	return pull_all(td->td_q, got, 16);
+}
+
+/* Pull what goes at once, which must be want requests of bytes each; end them. */
+static void pull_wave(struct tdev *td, int want, u32 bytes)
+{
+	struct request *got[16];
+	int i, n = pull_all(td->td_q, got, 16);
+
+	CHECK_EQ(n, want);
+	for (i = 0; i < n; i++) {
+		CHECK_EQ(blk_rq_bytes(got[i]), bytes);
+		end(got[i]);
+	}
 }
 
 /*
@@ -391,38 +402,23 @@ static void test_kyber_tokens_by_size(void)
 {
 	struct tdev *td = manual_dev("kyber");
 	struct page *pg = host_alloc_page_in(HOST_MEM_NORMAL);
-	struct request *got[16];
 	struct bio *b[20];
-	int i, n;
+	int i;
 
 	blk_queue_max_hw_sectors(td->td_q, 4096);
 	blk_queue_max_sectors(td->td_q, 4096);
 	blk_queue_max_segments(td->td_q, 1024);
 	CHECK_EQ(elv_tunable_set(td->td_q, "max_depth", 1), 0);
-	n = big_writes(td, pg, b, 4, 0, got);
-	CHECK_EQ(n, 1);
-	CHECK_EQ(blk_rq_bytes(got[0]), 1u << 20);
-	end(got[0]);
-	CHECK_EQ(pull_all(td->td_q, got, 16), 1);
-	CHECK_EQ(blk_rq_bytes(got[0]), 1u << 20);
-	end(got[0]);
-
+	big_writes(td, pg, b, 4, 0);
+	pull_wave(td, 1, 1u << 20);
+	pull_wave(td, 1, 1u << 20);
 	CHECK_EQ(elv_tunable_set(td->td_q, "max_depth", 2), 0);
-	n = big_writes(td, pg, b + 4, 8, 8192, got);
-	CHECK_EQ(n, 1);
-	CHECK_EQ(blk_rq_bytes(got[0]), 2u << 20);
-	end(got[0]);
-	CHECK_EQ(pull_all(td->td_q, got, 16), 1);
-	CHECK_EQ(blk_rq_bytes(got[0]), 2u << 20);
-	end(got[0]);
-
+	big_writes(td, pg, b + 4, 8, 8192);
+	pull_wave(td, 1, 2u << 20);
+	pull_wave(td, 1, 2u << 20);
 	CHECK_EQ(elv_tunable_set(td->td_q, "max_depth", 5), 0);
-	n = big_writes(td, pg, b + 12, 8, 16384, got);	/* 2 + 2 tokens fit in 5 */
-	CHECK_EQ(n, 2);
-	for (i = 0; i < n; i++) {
-		CHECK_EQ(blk_rq_bytes(got[i]), 2u << 20);
-		end(got[i]);
-	}
+	big_writes(td, pg, b + 12, 8, 16384);
+	pull_wave(td, 2, 2u << 20);		/* 2 + 2 tokens fit in 5 */
 	finish_manual(td, 0);
 	for (i = 0; i < 20; i++)
 		bio_put(b[i]);
