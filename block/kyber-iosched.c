@@ -28,8 +28,9 @@
  * to max_depth.  A writer alone thus keeps the whole queue, and a reader
  * makes room for itself within a few windows.  The floor is one token, as
  * in Linux's Kyber: on QEMU's AHCI beside 1 MiB writes 32 deep, a floor
- * of 1 MiB gave reads a p99 of 6-9 times their idle one at 0.73-0.91 of
- * noop's write rate, and 2 MiB or 4 MiB gave 10x and 18x at 0.85-1.0.
+ * of 1 MiB gave reads a p99 of 5-10 times their idle one at 0.73-0.91 of
+ * noop's write rate, and floors of 2 and 4 MiB 9-10x and 18x at
+ * 0.85-1.05 (docs/BENCHMARKS.md).
  *
  * The target is read_lat_us, or with read_lat_us=0 (the default) twice
  * the device's own read latency, learnt from reads that ran while no
