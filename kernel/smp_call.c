@@ -95,15 +95,17 @@ arch_initcall(smp_call_setup);
  * cpu_wake - make CPU c look again at what it waits on
  * Counts a wake-up in c's c_wake_seq, then interrupts c if it is halted
  * (kernel/idle.c says why neither side can miss the other).  Call after
- * changing what c waits on; safe from any context.  Waking this CPU is a
- * no-op: it is not waiting, or an interrupt it is taking now wakes it.
+ * changing what c waits on; safe from any context.  Waking this CPU counts
+ * too, without the interrupt: an interrupt handler here may end what the
+ * interrupted code has just found unfinished, with interrupts on, on its
+ * way to idle_halt(); the count sends it back to look.  (Before, such a
+ * read at depth 1 waited for the next tick: 1 ms, now and then.)
  */
 void cpu_wake(struct cpu *c)
 {
-	if (c == this_cpu())
-		return;
 	__atomic_add_fetch(&c->c_wake_seq, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&c->c_idle, __ATOMIC_SEQ_CST) == CPU_HALTED && wake_vector)
+	if (c != this_cpu() && wake_vector &&
+	    __atomic_load_n(&c->c_idle, __ATOMIC_SEQ_CST) == CPU_HALTED)
 		lapic_send_ipi(c->c_apic_id, LAPIC_ICR_DM_FIXED | wake_vector);
 }
 
