@@ -28,6 +28,8 @@
  * other: a wake-up between a waiter's check of its condition and its halt
  * is never lost.  A wake-up since the CPU last woke counts too (its
  * condition may have changed after the check): the caller looks again.
+ * That holds for this CPU's own interrupts as well, which count through
+ * cpu_wake() without the IPI, for callers that check with interrupts on.
  */
 #include "kernel/idle.h"
 #include "kernel/compiler.h"
