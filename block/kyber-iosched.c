@@ -167,9 +167,15 @@ static u64 ky_stamp_ns(u64 stamp)
  */
 static u32 ky_cost(enum ky_class c, u64 bytes)
 {
-	u64 n = bytes / KY_TOKEN_BYTES + !!(bytes % KY_TOKEN_BYTES);
+	u64 n = DIV_ROUND_UP(bytes, KY_TOKEN_BYTES);
 
 	return c == KY_WRITE ? (u32)clamp(n, (u64)1, (u64)KY_MAX_COST) : 1;
+}
+
+/* Tokens of writes and the rest now with the driver. */
+static u32 ky_busy(const struct kyber_data *kd)
+{
+	return kd->kd_inflight[KY_WRITE] + kd->kd_inflight[KY_OTHER];
 }
 
 static u32 ky_depth(const struct kyber_data *kd)
@@ -180,7 +186,7 @@ static u32 ky_depth(const struct kyber_data *kd)
 /* May a request of class c, taking cost tokens, go to the driver now? */
 static bool ky_has_token(const struct kyber_data *kd, enum ky_class c, u32 cost)
 {
-	u32 busy = kd->kd_inflight[KY_WRITE] + kd->kd_inflight[KY_OTHER];
+	u32 busy = ky_busy(kd);
 
 	return c == KY_READ || !busy || busy + cost <= ky_depth(kd);
 }
@@ -209,8 +215,7 @@ static struct request *kyber_dispatch(struct request_queue *q, bool force)
 		if (!force && !ky_has_token(kd, c, cost))
 			continue;
 		list_del_init(&rq->rq_fifo);
-		rq->rq_fifo_time = ky_stamp(ktime_ns(), c, cost,
-					    kd->kd_inflight[KY_WRITE] + kd->kd_inflight[KY_OTHER] == 0);
+		rq->rq_fifo_time = ky_stamp(ktime_ns(), c, cost, ky_busy(kd) == 0);
 		rq->rq_state |= RQF_ELV_COUNTED;
 		kd->kd_inflight[c] += cost;
 		return rq;

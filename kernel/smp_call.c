@@ -98,8 +98,7 @@ arch_initcall(smp_call_setup);
  * changing what c waits on; safe from any context.  Waking this CPU counts
  * too, without the interrupt: an interrupt handler here may end what the
  * interrupted code has just found unfinished, with interrupts on, on its
- * way to idle_halt(); the count sends it back to look.  (Before, such a
- * read at depth 1 waited for the next tick: 1 ms, now and then.)
+ * way to idle_halt(); the count sends it back to look.
  */
 void cpu_wake(struct cpu *c)
 {
