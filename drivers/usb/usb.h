@@ -323,15 +323,20 @@ struct usb_driver {
 
 /* ---- URBs: asynchronous transfers ---- */
 
-/* One piece of a scatter/gather buffer; highmem pages are fine (64-bit DMA). */
+/*
+ * One piece of a scatter/gather buffer: sg_len bytes of physically
+ * contiguous memory from sg_offset into sg_page, running on into the pages
+ * after it.  A piece that does not cross a 64 KiB boundary is one TRB on
+ * xHCI.  Highmem pages are fine (64-bit DMA).
+ */
 struct usb_sg {
 	struct page	*sg_page;
-	u32		sg_offset;	/* within sg_page */
-	u32		sg_len;		/* sg_offset + sg_len <= PAGE_SIZE */
+	u32		sg_offset;	/* < PAGE_SIZE */
+	u32		sg_len;
 };
 
 #define USB_URB_MAX_SG		128		/* entries in urb_sg; they add up to urb_len */
-#define USB_URB_MAX_LEN		(512 * 1024)	/* bytes in one bulk/interrupt URB */
+#define USB_URB_MAX_LEN		(1024 * 1024)	/* bytes in one bulk/interrupt URB */
 
 struct urb;
 typedef void (*usb_complete_t)(struct urb *urb);

@@ -29,7 +29,7 @@
 
 #define US_MAX_SECTORS_HS	240u	/* 512-byte sectors per command below SuperSpeed,
 					   as Linux's usb-storage: some sticks choke on more */
-#define US_MAX_SECTORS_SS	1024u	/* SuperSpeed: one URB's worth (USB_URB_MAX_LEN) */
+#define US_MAX_SECTORS_SS	2048u	/* SuperSpeed: 1 MiB, as Linux's usb-storage */
 #define US_MAX_LUN_TIMEOUT_MS	2000u	/* ms: GET MAX LUN */
 
 const char *const us_state_names[US_NR_STATES] = {
@@ -101,7 +101,7 @@ static void __us_send_data(struct us_data *us)
 	for (i = 0; i < cmd->sc_nsg; i++) {
 		dma_addr_t a = cmd->sc_sg[i].sg_addr;
 
-		/* The queue's boundary rule keeps each entry inside one page. */
+		/* The queue's limits keep each entry inside 64 KiB: one TRB. */
 		us->us_sg[i].sg_page = pfn_to_page(a >> PAGE_SHIFT);
 		us->us_sg[i].sg_offset = (u32)(a & (PAGE_SIZE - 1));
 		us->us_sg[i].sg_len = cmd->sc_sg[i].sg_len;
@@ -399,8 +399,9 @@ static int us_probe(struct usb_interface *intf, const struct usb_device_id *id)
 	lim.shl_max_sectors = udev->ud_speed >= USB_SPEED_SUPER ? US_MAX_SECTORS_SS
 								 : US_MAX_SECTORS_HS;
 	lim.shl_max_segments = USB_URB_MAX_SG;
-	lim.shl_max_segment_size = PAGE_SIZE;
-	lim.shl_seg_boundary = PAGE_SIZE - 1;
+	/* A segment within one 64 KiB block is one TRB on xHCI (xHCI 1.2, 6.4.1.1). */
+	lim.shl_max_segment_size = 64 * 1024;
+	lim.shl_seg_boundary = 64 * 1024 - 1;
 	lim.shl_dma_alignment = 3;
 	lim.shl_dma_limit = BLK_BOUNCE_NONE;	/* usb.h: highmem pages are fine */
 	for (lun = 0; lun < us->us_nluns; lun++) {

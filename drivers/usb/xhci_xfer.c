@@ -42,7 +42,7 @@ static unsigned xhci_urb_trbs(const struct urb *urb)
 	for (i = 0; i < urb->urb_nsg; i++) {
 		const struct usb_sg *sg = &urb->urb_sg[i];
 
-		if (!sg->sg_len || sg->sg_offset + sg->sg_len > PAGE_SIZE)
+		if (!sg->sg_len || sg->sg_offset >= PAGE_SIZE)
 			return 0;
 		sum += sg->sg_len;
 		n += xhci_td_trbs(page_to_phys(sg->sg_page) + sg->sg_offset, sg->sg_len, NULL);

@@ -30,7 +30,7 @@ void mdelay(u32 ms) { host_now_ns += (u64)ms * NSEC_PER_MSEC; }
 void set_disk_ro(struct gendisk *disk, bool ro) { disk->gd_driver_ro = ro; }
 
 #define SIM_BLOCKS	8192		/* 4 MiB of 512-byte blocks */
-#define SIM_XFER	(512 * 1024)
+#define SIM_XFER	(1024 * 1024)
 
 enum sim_phase { P_CBW, P_DATA, P_CSW };
 
@@ -52,6 +52,8 @@ static struct sim {
 	/* one-shot faults */
 	bool		stall_data, stall_csw, phase_error, bad_tag, stall_cbw;
 	u32		resets, clears, cbws;
+	u32		data_nsg;	/* pieces of the last data stage */
+	enum usb_speed	speed;		/* for the next plug(); 0: high */
 } sim;
 
 static struct usb_device udev;
@@ -62,7 +64,7 @@ static const struct usb_driver *drv;
 int usb_register_driver(const struct usb_driver *d) { drv = d; return 0; }
 struct usb_device *usb_get_dev(struct usb_device *d) { d->ud_refs++; return d; }
 void usb_put_dev(struct usb_device *d) { CHECK(d->ud_refs > 0); d->ud_refs--; }
-const char *usb_speed_name(enum usb_speed s) { return s == USB_SPEED_HIGH ? "high" : "?"; }
+const char *usb_speed_name(enum usb_speed s) { return s == USB_SPEED_HIGH ? "high" : s == USB_SPEED_SUPER ? "super" : "?"; }
 
 struct usb_host_endpoint *usb_find_endpoint(struct usb_interface *intf, u8 type, u8 dir)
 {
@@ -167,17 +169,25 @@ static u32 urb_copy(struct urb *urb, u8 *buf, u32 len, bool to_urb)
 			memcpy(buf, urb->urb_buf, len);
 		return len;
 	}
+	/* A piece may run on into the pages after sg_page: copy page by page. */
 	for (i = 0; i < urb->urb_nsg && done < len; i++) {
 		const struct usb_sg *sg = &urb->urb_sg[i];
-		u8 *mem = (u8 *)host_page_buf(sg->sg_page) + sg->sg_offset;
-		u32 n = min(sg->sg_len, len - done);
+		u32 pos = sg->sg_offset, end = min(sg->sg_offset + sg->sg_len,
+						   sg->sg_offset + len - done);
 
-		CHECK(sg->sg_offset + sg->sg_len <= PAGE_SIZE);
-		if (to_urb)
-			memcpy(mem, buf + done, n);
-		else
-			memcpy(buf + done, mem, n);
-		done += n;
+		CHECK(sg->sg_offset < PAGE_SIZE);
+		while (pos < end) {
+			u8 *mem = (u8 *)host_page_buf(sg->sg_page + pos / PAGE_SIZE) +
+				  pos % PAGE_SIZE;
+			u32 n = min(end - pos, PAGE_SIZE - pos % PAGE_SIZE);
+
+			if (to_urb)
+				memcpy(mem, buf + done, n);
+			else
+				memcpy(buf + done, mem, n);
+			pos += n;
+			done += n;
+		}
 	}
 	return done;
 }
@@ -277,6 +287,7 @@ static void sim_step(void)
 	case P_DATA:
 		CHECK_EQ(in, (sim.cbw.bmCBWFlags & BOT_CBW_FLAG_IN) != 0);
 		CHECK_EQ(urb->urb_len, sim.want);
+		sim.data_nsg = urb->urb_nsg;
 		sim.phase = P_CSW;
 		if (in) {
 			n = min(sim.have, sim.want);
@@ -349,7 +360,7 @@ static void plug(void)
 	sim.bad_lba = ~0ULL;
 	sim.resets = sim.clears = 0;
 	memset(&udev, 0, sizeof(udev));
-	udev.ud_speed = USB_SPEED_HIGH;
+	udev.ud_speed = sim.speed ? sim.speed : USB_SPEED_HIGH;
 	strcpy(udev.ud_path, "1.2");
 	udev.ud_refs = 1;
 	udev.ud_nintf = 1;
@@ -457,6 +468,52 @@ static void test_probe_and_rw(void)
 	unplug();
 	CHECK_EQ(host_pages_live, pages);
 	CHECK_EQ(udev.ud_refs, 1);
+}
+
+/*
+ * SuperSpeed: 1 MiB a command, as Linux's usb-storage, and a buffer of
+ * contiguous pages goes in pieces of up to 64 KiB (one xHCI TRB each)
+ * rather than a page at a time.
+ */
+static void test_superspeed_big_commands(void)
+{
+	struct page *pg;
+	struct bio *b;
+	u32 i, cbws, rw;
+
+	setup();
+	sim.speed = USB_SPEED_SUPER;
+	plug();
+	sim.speed = 0;
+	for (rw = REQ_WRITE;; rw = 0) {
+		pg = alloc_pages(GFP_KERNEL, 8);		/* 1 MiB, contiguous */
+		CHECK(pg != NULL);
+		b = bio_alloc(GFP_NOIO, 256);
+		b->bi_rw = rw;
+		b->bi_iter.bi_sector = 1024;
+		for (i = 0; i < 256; i++)
+			CHECK_EQ(bio_add_page(b, pg + i, PAGE_SIZE, 0), 0);
+		tres[0].r_calls = 0;
+		b->bi_private = &tres[0];
+		b->bi_end_io = tbio_endio;
+		if (rw)
+			tbio_stamp(b, 7);
+		cbws = sim.cbws;
+		blk_queue_submit_bio(queue(), b);
+		blk_unplug(queue());
+		while (!tres[0].r_calls)
+			cpu_idle_once();
+		CHECK_EQ(tres[0].r_error, 0);
+		CHECK_EQ(sim.cbws - cbws, 1);
+		CHECK(sim.data_nsg >= 16 && sim.data_nsg <= 17);	/* 64 KiB blocks */
+		if (!rw)
+			CHECK(tbio_check(b, 1024, 7));
+		bio_put(b);
+		__free_pages(pg, 8);
+		if (!rw)
+			break;
+	}
+	unplug();
 }
 
 static void test_multi_lun(void)
@@ -607,6 +664,7 @@ static void test_unplug_during_recovery(void)
 
 static const struct unit_case cases[] = {
 	{ "probe_and_rw", test_probe_and_rw },
+	{ "superspeed_big_commands", test_superspeed_big_commands },
 	{ "multi_lun", test_multi_lun },
 	{ "sense", test_sense },
 	{ "stalls", test_stalls },
