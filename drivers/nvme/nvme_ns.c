@@ -180,12 +180,15 @@ static int ns_add(struct nvme_ctrl *c, u32 nsid)
 	disk->gd_logical_block_size = 1u << shift;
 	disk->gd_physical_block_size = 1u << shift;
 	set_capacity(disk, q->q_nr_sectors);
+	if (id->nsattr & NVME_NS_ATTR_WP)
+		set_disk_ro(disk, true);
 	ns->ns_disk = disk;
 	list_add_tail(&ns->ns_link, &c->c_namespaces);
-	pr_info("%s: %s, %llu sectors (%llu MiB), %u-byte blocks%s\n", ns->ns_name, c->c_model,
+	pr_info("%s: %s, %llu sectors (%llu MiB), %u-byte blocks%s%s\n", ns->ns_name, c->c_model,
 		(unsigned long long)q->q_nr_sectors,
 		(unsigned long long)(q->q_nr_sectors >> 11), 1u << shift,
-		ns->ns_zeroes ? ", deallocated blocks read as zeroes" : "");
+		ns->ns_zeroes ? ", deallocated blocks read as zeroes" : "",
+		(id->nsattr & NVME_NS_ATTR_WP) ? ", write protected" : "");
 	err = add_disk(disk);
 	if (err) {
 		list_del(&ns->ns_link);

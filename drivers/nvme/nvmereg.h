@@ -294,14 +294,18 @@ struct nvme_id_ns {
 	u16	nabspf;
 	u16	noiob;
 	u8	nvmcap[16];
-	u8	rsvd64[64];
+	u8	rsvd64[35];
+	u8	nsattr;		/* 99: bit 0, write protected */
+	u8	rsvd100[28];
 	struct nvme_lbaf lbaf[64];	/* 128 */
 	u8	rsvd384[3712];
 } __packed;
 _Static_assert(sizeof(struct nvme_id_ns) == 4096, "nvme_id_ns");
 _Static_assert(__builtin_offsetof(struct nvme_id_ns, dlfeat) == 33, "id_ns.dlfeat");
+_Static_assert(__builtin_offsetof(struct nvme_id_ns, nsattr) == 99, "id_ns.nsattr");
 _Static_assert(__builtin_offsetof(struct nvme_id_ns, lbaf) == 128, "id_ns.lbaf");
 #define NVME_NS_FLBAS_INDEX(f)	(((f) & 0xf) | ((((f) >> 5) & 0x3) << 4))
 #define NVME_NS_DLFEAT_ZEROES	0x1
+#define NVME_NS_ATTR_WP		0x1	/* NSATTR: the namespace is write protected */
 
 #endif
