@@ -110,7 +110,7 @@ UNIT_BLOCK_CORE	:= block/bio.c block/blk-core.c block/blk-flush.c block/blk-merg
 	block/blk-mq.c block/blk-mq-dispatch.c block/blk-mq-sched.c block/blk-mq-tag.c \
 	block/blk-mq-timeout.c block/blk-mq-queue.c \
 	block/blk-plug.c block/blk-request.c block/blk-settings.c block/blk-stat.c block/blk-tag.c block/blk-timeout.c \
-	block/blk-trace.c block/bounce.c block/elevator.c block/noop-iosched.c \
+	block/blk-trace.c block/bounce.c block/elevator.c block/noop-iosched.c kernel/ratelimit.c \
 	block/deadline-iosched.c block/kyber-iosched.c lib/rbtree.c lib/strutil.c \
 	tests/unit/fakes/mempool_fake.c \
 	tests/unit/fakes/page_fake.c tests/unit/fakes/sched_fake.c tests/unit/fakes/slab_fake.c

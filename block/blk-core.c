@@ -53,6 +53,7 @@ struct request_queue *blk_alloc_queue(const char *name)
 	INIT_LIST_HEAD(&q->q_all);
 	q->q_rq_timeout_ms = BLK_DEF_TIMEOUT_MS;
 	q->q_max_retries = BLK_DEF_MAX_RETRIES;
+	ratelimit_init(&q->q_err_rl, RATELIMIT_INTERVAL_MS, RATELIMIT_BURST);
 	q->q_make_request_fn = blk_queue_bio;
 	blk_plug_init(q);
 	blk_timeout_init(q);

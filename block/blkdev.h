@@ -21,6 +21,7 @@
 #include "block/bio.h"
 #include "block/blk-stat.h"
 #include "kernel/printk.h"
+#include "kernel/ratelimit.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
 #include "kernel/work.h"
@@ -243,6 +244,7 @@ struct request_queue {
 							 * mq: [atomic] */
 	u32			q_rq_fails;		/* [q] I/Os failed for want of one */
 	u64			q_rq_fail_log_ms;	/* [q] when that was last logged */
+	struct ratelimit	q_err_rl;		/* drivers' lines of failed requests */
 
 	struct timer_list	q_unplug_timer;		/* [q] */
 	u32			q_unplug_thresh;	/* [q] requests */
@@ -362,6 +364,16 @@ bool __blk_end_request(struct request *rq, int error, u32 nr_bytes);
 void blk_end_request_all(struct request *rq, int error);
 void __blk_end_request_all(struct request *rq, int error);
 void __blk_insert_request(struct request_queue *q, struct request *rq, bool at_head);
+
+/*
+ * May a driver log one more failed request of q?  RATELIMIT_BURST lines in
+ * any RATELIMIT_INTERVAL_MS per queue, then a count of those dropped
+ * (kernel/ratelimit.h).  Any context.
+ */
+static inline bool blk_ratelimit_ok(struct request_queue *q)
+{
+	return ratelimit_ok(&q->q_err_rl, q->q_name);
+}
 
 /* blk-timeout.c */
 void blk_add_timer(struct request *rq);

@@ -248,10 +248,11 @@ void __ahci_end_request(struct ahci_port *ap, struct request *rq, int error)
 	rq->rq_state &= ~RQF_PREPPED;
 	if (error) {
 		ap->ap_errors++;
-		pr_err("%s: %s error %d at sector %llu (%u bytes)\n",
-		       ap->ap_disk ? ap->ap_disk->gd_name : ap->ap_name,
-		       blk_rq_is_flush(rq) ? "flush" : rq_is_write(rq) ? "write" : "read",
-		       error, (unsigned long long)blk_rq_pos(rq), blk_rq_bytes(rq));
+		if (blk_ratelimit_ok(rq->rq_q))
+			pr_err("%s: %s error %d at sector %llu (%u bytes)\n",
+			       ap->ap_disk ? ap->ap_disk->gd_name : ap->ap_name,
+			       blk_rq_is_flush(rq) ? "flush" : rq_is_write(rq) ? "write" : "read",
+			       error, (unsigned long long)blk_rq_pos(rq), blk_rq_bytes(rq));
 	}
 	__blk_end_request_all(rq, error);
 }

@@ -148,12 +148,15 @@ static void ide_fail(struct ide_channel *ch, u8 st, u8 bmst, const char *why)
 		ide_kick(ch);
 		return;
 	}
-	ata_status_str(st, sbuf, sizeof(sbuf));
-	ata_error_str(err, ebuf, sizeof(ebuf));
-	pr_err("%s: %s %s at sector %llu (request %llu+%u): status 0x%02x <%s> error 0x%02x <%s>"
-	       " bm 0x%02x\n", d->dr_name, ata_cmd_name(tf->tf_command), why,
-	       (unsigned long long)(lba * (d->dr_lbs >> SECTOR_SHIFT)),
-	       (unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq), st, sbuf, err, ebuf, bmst);
+	if (blk_ratelimit_ok(rq->rq_q)) {
+		ata_status_str(st, sbuf, sizeof(sbuf));
+		ata_error_str(err, ebuf, sizeof(ebuf));
+		pr_err("%s: %s %s at sector %llu (request %llu+%u): status 0x%02x <%s> "
+		       "error 0x%02x <%s> bm 0x%02x\n", d->dr_name, ata_cmd_name(tf->tf_command),
+		       why, (unsigned long long)(lba * (d->dr_lbs >> SECTOR_SHIFT)),
+		       (unsigned long long)blk_rq_pos(rq), blk_rq_sectors(rq), st, sbuf, err, ebuf,
+		       bmst);
+	}
 	ide_complete_partial(ch, ide_good_bytes(ch), -EIO);
 }
 

@@ -267,7 +267,7 @@ struct request *nvme_io_complete(struct nvme_queue *q, const struct nvme_cqe *cq
 		return NULL;
 	}
 	*err = nvme_status_errno(status);
-	if (status) {
+	if (status && blk_ratelimit_ok(rq->rq_q)) {
 		struct nvme_ns *ns = iod->iod_ns;
 		u32 nlb = iod->iod_opc == NVME_CMD_FLUSH ? 0 : blk_rq_bytes(rq) >> ns->ns_lba_shift;
 

@@ -44,8 +44,10 @@ static void __sd_end_request(struct sd_disk *sd, struct request *rq, int error)
 		/* the device is gone: one line said so; the rest would flood the log */
 	} else if (error) {
 		sd->sd_gone_logged = error == -ENODEV;
-		pr_err("%s: %s error %d at sector %llu (%u bytes)\n", sd->sd_name, sd_rq_what(rq),
-		       error, (unsigned long long)blk_rq_pos(rq), blk_rq_bytes(rq));
+		if (blk_ratelimit_ok(rq->rq_q))
+			pr_err("%s: %s error %d at sector %llu (%u bytes)\n", sd->sd_name,
+			       sd_rq_what(rq), error, (unsigned long long)blk_rq_pos(rq),
+			       blk_rq_bytes(rq));
 		if (error == -ENODEV)
 			pr_err("%s: the device is gone; its further I/O fails with -ENODEV\n",
 			       sd->sd_name);

@@ -220,9 +220,11 @@ static void vblk_end_list(struct virtio_blk *vb, struct vblk_req *vr)
 
 		if (err && err != -EOPNOTSUPP) {
 			vb->vb_errors++;
-			pr_err("%s: %s error (status %u) at sector %llu (%u bytes)\n", vb->vb_name,
-			       blk_rq_is_flush(rq) ? "flush" : rq_is_write(rq) ? "write" : "read",
-			       vr->vr_status, (unsigned long long)blk_rq_pos(rq), blk_rq_bytes(rq));
+			if (blk_ratelimit_ok(rq->rq_q))
+				pr_err("%s: %s error (status %u) at sector %llu (%u bytes)\n",
+				       vb->vb_name, blk_rq_is_flush(rq) ? "flush" :
+				       rq_is_write(rq) ? "write" : "read", vr->vr_status,
+				       (unsigned long long)blk_rq_pos(rq), blk_rq_bytes(rq));
 		}
 		rqs[n] = rq;
 		errs[n++] = err;

@@ -7,6 +7,7 @@
 # each late command is aborted (QEMU declines), the controller reset and
 # the command requeued, at most three times, then it fails with -EIO; the
 # controller is live after each reset and a second one keeps working.
+# A disk whose every write fails logs ten of them in five seconds.
 . "$(dirname "$0")/nvme-lib.bash"
 
 # errcfg FILE EVENT SECTOR...: a blkdebug config failing EVENT at each sector, always.
@@ -77,6 +78,20 @@ expect_out "nvme-faults/write-count" 'STRESS nvme0n1 .* eio=2 bad=0 .*result=FAI
 expect_out "nvme-faults/write-disk-keeps-working" 'STRESS nvme0n1 .*seed=8 .*result=PASS$'
 stamp_check "nvme-faults/write-host-verify-others" "$img" 7 0 32 exclude
 stamp_check "nvme-faults/write-host-verify-after" "$img" 8 40 8
+
+# A namespace that fails every write (a read-only drive: QEMU answers
+# Write Fault): the disk's error lines are rate-limited, ten in five
+# seconds, and the next one after the pause counts those held back.
+img=$imgdir/ro.raw
+truncate -s 16M "$img"
+boot nvme-errors-ratelimit --machine q35 --timeout 180 \
+	--cmdline 'writable=all run="stress nvme0n1 ios=200 span=4 seed=9 qd=16 op=write; iostat nvme0n1 6 2; stress nvme0n1 ios=1 span=4 seed=9 qd=1 op=write"' \
+	-- -drive if=none,id=ro0,file="$img",format=raw,readonly=on -device nvme,drive=ro0,serial=ro
+n=$(sed -n '/^run: /,/^STRESS nvme0n1 /p' "$out" | grep -c 'nvme0n1: WRITE lba .*: Write Fault')
+e=$(sed -n 's/^STRESS nvme0n1 .* eio=\([0-9]*\) .*/\1/p' "$out" | head -1)
+if [ "$n" -ge 1 ] && [ "$n" -le 10 ] && [ "${e:-0}" -gt 20 ]; then ok "nvme-faults/errors-ratelimited"; else
+	notok "nvme-faults/errors-ratelimited" "$n error lines for ${e:-?} failed writes"; fi
+expect_out "nvme-faults/errors-suppressed-counted" 'nvme0n1: [0-9]+ messages suppressed'
 
 # A namespace that stops answering, beside a healthy controller.
 img=$imgdir/ok.raw

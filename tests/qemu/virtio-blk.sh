@@ -146,11 +146,12 @@ errcfg() {	# FILE EVENT SECTOR...
 			"$ev" "${ev%_aio}" "$s" >>"$f"
 	done
 }
-# eio_exact NAME OP SECTOR...: the requests the device failed (the
-# driver's error lines) form one contiguous run per injected sector, each
-# run covering its sector -- QEMU's virtio-blk merges adjacent requests
-# into one I/O before blkdebug sees it, so a failing neighbour shares the
-# error -- and the I/Os stress saw fail are exactly those requests.
+# eio_exact NAME OP SECTOR...: the I/Os stress saw fail form one
+# contiguous run per injected sector, each run covering its sector --
+# QEMU's virtio-blk merges adjacent requests into one I/O before blkdebug
+# sees it, so a failing neighbour shares the error -- and every request
+# the driver logged as failed (the log is rate-limited, so not all of
+# them) lies inside those runs.
 eio_exact() {
 	local name=$1 op=$2 res
 	shift 2
@@ -161,21 +162,19 @@ dev = sorted((int(s), int(b) // 512) for s, b in
              re.findall(r"vda: %s error \(status \d+\) at sector (\d+) \((\d+) bytes\)" % op, text))
 bios = sorted((int(l), int(n)) for l, n in re.findall(r"STRESS eio \S+ op=%s lba=(\d+) n=(\d+)" % op, text))
 runs = []
-for l, n in dev:
-    if runs and runs[-1][1] == l:
-        runs[-1][1] = l + n
+for l, n in bios:
+    if runs and runs[-1][1] >= l:
+        runs[-1][1] = max(runs[-1][1], l + n)
     else:
         runs.append([l, l + n])
 hit = [[s for s in want if a <= s < b] for a, b in runs]
 if any(len(h) != 1 for h in hit) or sorted(h[0] for h in hit) != want:
-    print("injected %s, device requests failed %s" % (want, dev)); sys.exit()
+    print("injected %s, failed I/Os %s" % (want, bios)); sys.exit()
 cover = set()
-for l, n in dev:
-    cover.update(range(l, l + n))
-got = set()
-for l, n in bios:
-    got.update(range(l, l + n))
-print("ok" if got == cover else "failed bios %s are not the failed requests %s" % (bios, dev))
+for a, b in runs:
+    cover.update(range(a, b))
+stray = [(l, n) for l, n in dev if not set(range(l, l + n)) <= cover]
+print("ok" if dev and not stray else "logged failures %s outside the failed I/Os %s" % (stray or dev, bios))
 PY
 )
 	if [ "$res" = ok ]; then ok "$name"; else notok "$name" "$res"; fi
