@@ -97,14 +97,22 @@ static int vblk_build(struct virtio_blk *vb, struct request *rq, struct vblk_req
 	return n;
 }
 
-/* Notify the device if it wants it.  vbq_lock held. */
-static void __vblk_kick(struct vblk_queue *vbq)
+/*
+ * vbq_lock held: does the device want a notification for what was added
+ * since the last?  The caller notifies (virtio_pci_notify) after
+ * unlocking, as Linux's virtio_blk does: the notify is a doorbell the
+ * device answers in its own time, and under an emulator it is an exit in
+ * which the device may process the whole ring -- long enough, under the
+ * lock, to keep the completion interrupt on another CPU spinning.
+ */
+static bool __vblk_kick_prepare(struct vblk_queue *vbq)
 {
-	if (vbq->vbq_kick && virtq_kick_prepare(&vbq->vbq_vq->pq_vq)) {
-		virtio_pci_notify(vbq->vbq_vq);
-		vbq->vbq_notifies++;
-	}
+	bool notify = vbq->vbq_kick && virtq_kick_prepare(&vbq->vbq_vq->pq_vq);
+
 	vbq->vbq_kick = false;
+	if (notify)
+		vbq->vbq_notifies++;
+	return notify;
 }
 
 static int vblk_queue_rq(struct blk_mq_hw_ctx *hctx, const struct blk_mq_queue_data *bd)
@@ -115,6 +123,7 @@ static int vblk_queue_rq(struct blk_mq_hw_ctx *hctx, const struct blk_mq_queue_d
 	struct vblk_req *vr = blk_mq_rq_to_pdu(rq);
 	struct virtq_buf bufs[VBLK_MAX_SEGS + 3];
 	unsigned long flags;
+	bool notify = false;
 	int n, ret;
 
 	if (READ_ONCE(vb->vb_broken))
@@ -135,8 +144,10 @@ static int vblk_queue_rq(struct blk_mq_hw_ctx *hctx, const struct blk_mq_queue_d
 		vbq->vbq_kick = true;
 	}
 	if (bd->last || ret)
-		__vblk_kick(vbq);
+		notify = __vblk_kick_prepare(vbq);
 	spin_unlock_irqrestore(&vbq->vbq_lock, flags);
+	if (notify)
+		virtio_pci_notify(vbq->vbq_vq);
 	if (ret == -ENOSPC)
 		return BLK_MQ_RQ_BUSY;
 	return ret;
@@ -146,10 +157,13 @@ static void vblk_commit_rqs(struct blk_mq_hw_ctx *hctx)
 {
 	struct vblk_queue *vbq = hctx->driver_data;
 	unsigned long flags;
+	bool notify;
 
 	spin_lock_irqsave(&vbq->vbq_lock, flags);
-	__vblk_kick(vbq);
+	notify = __vblk_kick_prepare(vbq);
 	spin_unlock_irqrestore(&vbq->vbq_lock, flags);
+	if (notify)
+		virtio_pci_notify(vbq->vbq_vq);
 }
 
 static int vblk_init_hctx(struct blk_mq_hw_ctx *hctx, void *set_data, u32 idx)
@@ -319,6 +333,7 @@ int vblk_get_id(struct virtio_blk *vb)
 	struct vblk_req *vr;
 	struct virtq_buf bufs[3];
 	unsigned long flags;
+	bool notify = false;
 	u8 *id;
 	u64 end;
 	int ret;
@@ -341,9 +356,11 @@ int vblk_get_id(struct virtio_blk *vb)
 	ret = virtq_add(&vbq->vbq_vq->pq_vq, bufs, 3, vr, NULL, 0);
 	if (!ret) {
 		vbq->vbq_kick = true;
-		__vblk_kick(vbq);
+		notify = __vblk_kick_prepare(vbq);
 	}
 	spin_unlock_irqrestore(&vbq->vbq_lock, flags);
+	if (notify)
+		virtio_pci_notify(vbq->vbq_vq);
 	if (ret)
 		goto out;
 	end = ktime_ms() + VBLK_ID_TIMEOUT_MS;
