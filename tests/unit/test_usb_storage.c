@@ -64,7 +64,10 @@ static const struct usb_driver *drv;
 int usb_register_driver(const struct usb_driver *d) { drv = d; return 0; }
 struct usb_device *usb_get_dev(struct usb_device *d) { d->ud_refs++; return d; }
 void usb_put_dev(struct usb_device *d) { CHECK(d->ud_refs > 0); d->ud_refs--; }
-const char *usb_speed_name(enum usb_speed s) { return s == USB_SPEED_HIGH ? "high" : s == USB_SPEED_SUPER ? "super" : "?"; }
+const char *usb_speed_name(enum usb_speed s)
+{
+	return s == USB_SPEED_HIGH ? "high" : s == USB_SPEED_SUPER ? "super" : "?";
+}
 
 struct usb_host_endpoint *usb_find_endpoint(struct usb_interface *intf, u8 type, u8 dir)
 {
@@ -471,48 +474,52 @@ static void test_probe_and_rw(void)
 }
 
 /*
- * SuperSpeed: 1 MiB a command, as Linux's usb-storage, and a buffer of
- * contiguous pages goes in pieces of up to 64 KiB (one xHCI TRB each)
- * rather than a page at a time.
+ * 1 MiB at sector 1024 from one block of contiguous pages: one command,
+ * its data in 64 KiB pieces (16, or 17 if the block is not 64 KiB
+ * aligned).  A read checks what the write before it stamped.
+ */
+static void contiguous_mib(u32 rw)
+{
+	struct page *pg = alloc_pages(GFP_KERNEL, 8);
+	struct bio *b = bio_alloc(GFP_NOIO, 256);
+	u32 i, cbws = sim.cbws;
+
+	CHECK(pg != NULL);
+	b->bi_rw = rw;
+	b->bi_iter.bi_sector = 1024;
+	for (i = 0; i < 256; i++)
+		CHECK_EQ(bio_add_page(b, pg + i, PAGE_SIZE, 0), 0);
+	tres[0].r_calls = 0;
+	b->bi_private = &tres[0];
+	b->bi_end_io = tbio_endio;
+	if (rw & REQ_WRITE)
+		tbio_stamp(b, 7);
+	blk_queue_submit_bio(queue(), b);
+	blk_unplug(queue());
+	while (!tres[0].r_calls)
+		cpu_idle_once();
+	CHECK_EQ(tres[0].r_error, 0);
+	CHECK_EQ(sim.cbws - cbws, 1);
+	CHECK(sim.data_nsg >= 16 && sim.data_nsg <= 17);
+	if (!(rw & REQ_WRITE))
+		CHECK(tbio_check(b, 1024, 7));
+	bio_put(b);
+	__free_pages(pg, 8);
+}
+
+/*
+ * SuperSpeed: 1 MiB a command, as Linux's usb-storage, and contiguous
+ * memory goes in pieces of up to 64 KiB (one xHCI TRB each) rather than
+ * a page at a time.
  */
 static void test_superspeed_big_commands(void)
 {
-	struct page *pg;
-	struct bio *b;
-	u32 i, cbws, rw;
-
 	setup();
 	sim.speed = USB_SPEED_SUPER;
 	plug();
 	sim.speed = 0;
-	for (rw = REQ_WRITE;; rw = 0) {
-		pg = alloc_pages(GFP_KERNEL, 8);		/* 1 MiB, contiguous */
-		CHECK(pg != NULL);
-		b = bio_alloc(GFP_NOIO, 256);
-		b->bi_rw = rw;
-		b->bi_iter.bi_sector = 1024;
-		for (i = 0; i < 256; i++)
-			CHECK_EQ(bio_add_page(b, pg + i, PAGE_SIZE, 0), 0);
-		tres[0].r_calls = 0;
-		b->bi_private = &tres[0];
-		b->bi_end_io = tbio_endio;
-		if (rw)
-			tbio_stamp(b, 7);
-		cbws = sim.cbws;
-		blk_queue_submit_bio(queue(), b);
-		blk_unplug(queue());
-		while (!tres[0].r_calls)
-			cpu_idle_once();
-		CHECK_EQ(tres[0].r_error, 0);
-		CHECK_EQ(sim.cbws - cbws, 1);
-		CHECK(sim.data_nsg >= 16 && sim.data_nsg <= 17);	/* 64 KiB blocks */
-		if (!rw)
-			CHECK(tbio_check(b, 1024, 7));
-		bio_put(b);
-		__free_pages(pg, 8);
-		if (!rw)
-			break;
-	}
+	contiguous_mib(REQ_WRITE);
+	contiguous_mib(0);
 	unplug();
 }
 
