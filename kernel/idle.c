@@ -7,8 +7,8 @@
  * thread goes to sleep on HLT, and the thread that raises the disk's
  * interrupt must wake it, which costs tens of microseconds per I/O at
  * queue depth 1.  So before halting, the CPU spins for a short window with
- * interrupts on, watching this CPU's interrupt count; an interrupt that arrives within the
- * window is taken at once, with no halt.
+ * interrupts on, watching this CPU's interrupt count; an interrupt that
+ * arrives within the window is taken at once, with no halt.
  *
  * The window follows the waits seen so far.  A wait that ends during the
  * poll keeps it.  A wait that needed the halt but was no longer than the

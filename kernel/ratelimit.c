@@ -12,7 +12,6 @@ void ratelimit_init(struct ratelimit *rl, u32 interval_ms, u32 burst)
 	rl->rl_burst = burst;
 	rl->rl_begin_ms = 0;
 	rl->rl_passed = rl->rl_missed = 0;
-	rl->rl_started = false;
 }
 
 bool ratelimit_ok(struct ratelimit *rl, const char *who)
@@ -23,9 +22,8 @@ bool ratelimit_ok(struct ratelimit *rl, const char *who)
 	bool ok;
 
 	spin_lock_irqsave(&rl->rl_lock, flags);
-	if (!rl->rl_started || now - rl->rl_begin_ms >= rl->rl_interval_ms) {
+	if (now - rl->rl_begin_ms >= rl->rl_interval_ms) {
 		missed = rl->rl_missed;
-		rl->rl_started = true;
 		rl->rl_begin_ms = now;
 		rl->rl_passed = rl->rl_missed = 0;
 	}

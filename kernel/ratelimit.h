@@ -20,10 +20,9 @@ struct ratelimit {
 	spinlock_t	rl_lock;
 	u32		rl_interval_ms;	/* [I] */
 	u32		rl_burst;	/* [I] */
-	u64		rl_begin_ms;	/* [rl_lock] the window's start */
+	u64		rl_begin_ms;	/* [rl_lock] the window's start; the first at 0 */
 	u32		rl_passed;	/* [rl_lock] let through in this window */
 	u32		rl_missed;	/* [rl_lock] held back in this window */
-	bool		rl_started;	/* [rl_lock] a window is open */
 };
 
 void ratelimit_init(struct ratelimit *rl, u32 interval_ms, u32 burst);

@@ -30,6 +30,7 @@
 #define US_MAX_SECTORS_HS	240u	/* 512-byte sectors per command below SuperSpeed,
 					   as Linux's usb-storage: some sticks choke on more */
 #define US_MAX_SECTORS_SS	2048u	/* SuperSpeed: 1 MiB, as Linux's usb-storage */
+_Static_assert(US_MAX_SECTORS_SS * 512u <= USB_URB_MAX_LEN, "a command's data is one URB");
 #define US_MAX_LUN_TIMEOUT_MS	2000u	/* ms: GET MAX LUN */
 
 const char *const us_state_names[US_NR_STATES] = {
